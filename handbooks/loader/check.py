@@ -1,0 +1,209 @@
+"""Check a parsed data file: first against the JSON Schema, then its references.
+
+Every problem is collected (never stop at the first) with a path such as
+``formations[2].boxes[0].choices[1]``.
+"""
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from django.conf import settings
+from jsonschema import Draft202012Validator
+
+from .problems import LoadProblem, format_path
+
+SCHEMA_PATH = settings.BASE_DIR / "docs" / "schemas" / "handbook.schema.json"
+
+
+@lru_cache(maxsize=1)
+def _validators():
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    defs = schema["$defs"]
+    make = lambda name: Draft202012Validator({"$defs": defs, "$ref": f"#/$defs/{name}"})  # noqa: E731
+    return {"system": make("system"), "handbook": make("handbook")}
+
+
+@dataclass
+class SystemInfo:
+    """What a handbook may refer to in its game system."""
+
+    code: str
+    nations: set[str] = field(default_factory=set)
+    # profile type code -> (applies_to, characteristic codes)
+    profile_types: dict[str, tuple[str, set[str]]] = field(default_factory=dict)
+
+
+def _schema_message(error) -> str:
+    if error.validator == "oneOf" and error.context:
+        # For a choice like "a code, or {unit: …}, or {formation: …}" say the closest reason.
+        best = min(error.context, key=lambda e: len(list(e.absolute_path)))
+        return best.message
+    if error.validator == "additionalProperties":
+        return error.message.replace("Additional properties are not allowed", "unknown field(s)")
+    return error.message
+
+
+def check_schema(doc, source: str) -> list[LoadProblem]:
+    if not isinstance(doc, dict):
+        return [LoadProblem(source, "", "the file must hold a mapping with 'kind: system' or 'kind: handbook'")]
+    kind = doc.get("kind")
+    if kind not in ("system", "handbook"):
+        return [LoadProblem(source, "kind", f"must be 'system' or 'handbook', not {kind!r}")]
+    validator = _validators()[kind]
+    problems = []
+    for error in sorted(validator.iter_errors(doc), key=lambda e: list(map(str, e.absolute_path))):
+        problems.append(LoadProblem(source, format_path(error.absolute_path), _schema_message(error)))
+    return problems
+
+
+def _duplicates(items, path: str, source: str, what: str, key="code") -> list[LoadProblem]:
+    counts = Counter(item.get(key) for item in items)
+    problems = []
+    for index, item in enumerate(items):
+        code = item.get(key)
+        if counts[code] > 1:
+            problems.append(LoadProblem(source, f"{path}[{index}].{key}", f"duplicate {what} code {code!r}"))
+    return problems
+
+
+def check_handbook_references(doc: dict, source: str, system: SystemInfo | None) -> list[LoadProblem]:
+    """Everything the schema cannot see: duplicate codes and unknown references."""
+    p: list[LoadProblem] = []
+    add = lambda path, msg: p.append(LoadProblem(source, path, msg))  # noqa: E731
+
+    if system is None:
+        add("system", f"unknown game system {doc['system']!r}; load its system file first")
+        return p
+    if doc["nation"] not in system.nations:
+        add("nation", f"unknown nation {doc['nation']!r} in system {system.code!r}")
+    for i, nation in enumerate(doc.get("allied_nations", [])):
+        if nation not in system.nations:
+            add(f"allied_nations[{i}]", f"unknown nation {nation!r} in system {system.code!r}")
+
+    rules = doc.get("special_rules", [])
+    variants = doc.get("variants", [])
+    units = doc.get("units", [])
+    formations = doc.get("formations", [])
+    cards = doc.get("cards", [])
+    p += _duplicates(rules, "special_rules", source, "special rule")
+    p += _duplicates(variants, "variants", source, "variant")
+    p += _duplicates(units, "units", source, "unit")
+    p += _duplicates(formations, "formations", source, "formation")
+    p += _duplicates(cards, "cards", source, "command card")
+    p += _duplicates(doc.get("constraints", []), "constraints", source, "constraint")
+    p += _duplicates(doc.get("support", []), "support", source, "box")
+
+    rule_codes = {r["code"] for r in rules}
+    variant_codes = {v["code"] for v in variants}
+    unit_codes = {u["code"] for u in units}
+    formation_codes = {f["code"] for f in formations}
+
+    def refs(values, known, path, what):
+        for i, code in enumerate(values or []):
+            if code not in known:
+                add(f"{path}[{i}]", f"unknown {what} {code!r}")
+
+    def check_profiles(profiles, path, allowed_targets):
+        for i, prof in enumerate(profiles or []):
+            ptype = system.profile_types.get(prof["type"])
+            if ptype is None:
+                add(f"{path}[{i}].type", f"unknown profile type {prof['type']!r} in system {system.code!r}")
+                continue
+            applies_to, characteristics = ptype
+            if applies_to not in allowed_targets:
+                add(f"{path}[{i}].type", f"profile type {prof['type']!r} is for a {applies_to}, not here")
+            for key in prof["values"]:
+                if key not in characteristics:
+                    add(f"{path}[{i}].values.{key}", f"{prof['type']!r} has no characteristic {key!r}")
+            refs(prof.get("rules"), rule_codes, f"{path}[{i}].rules", "special rule")
+
+    for ui, unit in enumerate(units):
+        base = f"units[{ui}]"
+        refs(unit.get("variants"), variant_codes, f"{base}.variants", "variant")
+        refs(unit.get("rules"), rule_codes, f"{base}.rules", "special rule")
+        source_code = unit.get("observer_source")
+        if source_code is not None:
+            if source_code not in unit_codes:
+                add(f"{base}.observer_source", f"unknown unit {source_code!r}")
+            elif not unit.get("observer"):
+                add(f"{base}.observer_source", "only an observer unit has an observer source")
+        avail = unit.get("available") or {}
+        if "from" in avail and "to" in avail and avail["from"] > avail["to"]:
+            add(f"{base}.available", f"'from' {avail['from']} is after 'to' {avail['to']}")
+        sizes = unit["sizes"]
+        p += _duplicates(sizes, f"{base}.sizes", source, "size")
+        for si, size in enumerate(sizes):
+            refs(size.get("variants"), variant_codes, f"{base}.sizes[{si}].variants", "variant")
+        groups = unit.get("upgrades", [])
+        p += _duplicates(groups, f"{base}.upgrades", source, "upgrade group")
+        for gi, group in enumerate(groups):
+            gpath = f"{base}.upgrades[{gi}]"
+            options = group["options"]
+            p += _duplicates(options, f"{gpath}.options", source, "upgrade")
+            if "max" in group and group.get("min", 0) > group["max"]:
+                add(gpath, f"min {group['min']} is more than max {group['max']}")
+            if group.get("min", 0) > len(options):
+                add(gpath, f"min {group['min']} is more than the {len(options)} option(s) offered")
+            for oi, option in enumerate(options):
+                refs(option.get("variants"), variant_codes, f"{gpath}.options[{oi}].variants", "variant")
+                refs(option.get("rules"), rule_codes, f"{gpath}.options[{oi}].rules", "special rule")
+        teams = unit.get("teams", [])
+        p += _duplicates(teams, f"{base}.teams", source, "team")
+        for ti, team in enumerate(teams):
+            refs(team.get("rules"), rule_codes, f"{base}.teams[{ti}].rules", "special rule")
+            check_profiles(team.get("profiles"), f"{base}.teams[{ti}].profiles", {"team", "weapon"})
+        check_profiles(unit.get("profiles"), f"{base}.profiles", {"unit", "weapon"})
+
+    def check_boxes(boxes, path):
+        for bi, box in enumerate(boxes):
+            bpath = f"{path}[{bi}]"
+            refs(box.get("variants"), variant_codes, f"{bpath}.variants", "variant")
+            lo, hi = box_limits(box)
+            if lo > hi:
+                add(bpath, f"min {lo} is more than max {hi}")
+            for ci, choice in enumerate(box["choices"]):
+                cpath = f"{bpath}.choices[{ci}]"
+                if isinstance(choice, str):
+                    choice = {"unit": choice}
+                if "unit" in choice and choice["unit"] not in unit_codes:
+                    add(cpath, f"unknown unit {choice['unit']!r}")
+                if "formation" in choice and choice["formation"] not in formation_codes:
+                    add(cpath, f"unknown formation {choice['formation']!r}")
+                refs(choice.get("variants"), variant_codes, f"{cpath}.variants", "variant")
+
+    for fi, formation in enumerate(formations):
+        fpath = f"formations[{fi}]"
+        refs(formation.get("variants"), variant_codes, f"{fpath}.variants", "variant")
+        for ni, nation in enumerate(formation.get("allied_nations", [])):
+            if nation not in system.nations:
+                add(f"{fpath}.allied_nations[{ni}]", f"unknown nation {nation!r} in system {system.code!r}")
+        p += _duplicates(formation["boxes"], f"{fpath}.boxes", source, "box")
+        check_boxes(formation["boxes"], f"{fpath}.boxes")
+    check_boxes(doc.get("support", []), "support")
+
+    for ci, card in enumerate(cards):
+        targets = card.get("targets") or {}
+        refs(targets.get("units"), unit_codes, f"cards[{ci}].targets.units", "unit")
+        refs(targets.get("formations"), formation_codes, f"cards[{ci}].targets.formations", "formation")
+
+    for ci, constraint in enumerate(doc.get("constraints", [])):
+        cpath = f"constraints[{ci}]"
+        if "min" in constraint and "max" in constraint and constraint["min"] > constraint["max"]:
+            add(cpath, f"min {constraint['min']} is more than max {constraint['max']}")
+        known = {"unit": unit_codes, "formation": formation_codes, "card": {c["code"] for c in cards}}.get(
+            constraint["target"]["kind"]
+        )
+        if known is not None:
+            refs(constraint["target"]["codes"], known, f"{cpath}.target.codes", constraint["target"]["kind"])
+    return p
+
+
+DEFAULT_LIMITS = {"hq": (1, 1), "black": (1, 1), "grey": (0, 1), "options": (0, 1)}
+
+
+def box_limits(box: dict) -> tuple[int, int]:
+    lo, hi = DEFAULT_LIMITS[box["kind"]]
+    lo = box.get("min", lo)
+    hi = box.get("max", max(hi, lo))
+    return lo, hi

@@ -1,0 +1,263 @@
+"""Write checked data files into the database.
+
+Handbook rows are written with bulk inserts (a BattleScribe library has
+thousands of entries) inside the caller's transaction.
+"""
+import hashlib
+import json
+
+from django.db.models import Max
+
+from handbooks import models as m
+
+from .check import box_limits
+
+
+def content_hash(doc: dict) -> str:
+    """Hash of what the file says, ignoring an explicit revision number."""
+    body = {k: v for k, v in doc.items() if k != "revision"}
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def write_system(doc: dict) -> tuple[m.GameSystem, bool]:
+    """Create or update a game system with its nations and profile types; True if anything changed."""
+    system, created = m.GameSystem.objects.get_or_create(
+        code=doc["code"], defaults={"name": doc["name"]}
+    )
+    changed = created
+    fields = {"name": doc["name"], "uses_points": doc.get("uses_points", True), "description": doc.get("description", "")}
+    if any(getattr(system, k) != v for k, v in fields.items()):
+        for k, v in fields.items():
+            setattr(system, k, v)
+        system.save()
+        changed = True
+    for nation_doc in doc.get("nations", []):
+        values = {
+            "name": nation_doc["name"],
+            "side": nation_doc.get("side", ""),
+            "order_card_base": nation_doc.get("order_card_base"),
+            "activation_modifier": nation_doc.get("activation_modifier"),
+        }
+        nation, created = m.Nation.objects.get_or_create(system=system, code=nation_doc["code"], defaults=values)
+        if not created and any(getattr(nation, k) != v for k, v in values.items()):
+            m.Nation.objects.filter(pk=nation.pk).update(**values)
+            changed = True
+        changed |= created
+    for order, ptype_doc in enumerate(doc.get("profile_types", [])):
+        values = {"name": ptype_doc["name"], "applies_to": ptype_doc.get("applies_to", "unit"), "order": order}
+        ptype, created = m.ProfileType.objects.get_or_create(system=system, code=ptype_doc["code"], defaults=values)
+        if not created and any(getattr(ptype, k) != v for k, v in values.items()):
+            m.ProfileType.objects.filter(pk=ptype.pk).update(**values)
+            changed = True
+        changed |= created
+        for c_order, char in enumerate(ptype_doc["characteristics"]):
+            values = {"name": char["name"], "order": c_order}
+            obj, created = m.Characteristic.objects.get_or_create(profile_type=ptype, code=char["code"], defaults=values)
+            if not created and (obj.name, obj.order) != (values["name"], values["order"]):
+                m.Characteristic.objects.filter(pk=obj.pk).update(**values)
+                changed = True
+            changed |= created
+    return system, changed
+
+
+class _M2M:
+    """Collects many-to-many links and writes each through-table in one insert."""
+
+    def __init__(self):
+        self.links: dict = {}
+
+    def add(self, descriptor, owner, targets):
+        if targets:
+            self.links.setdefault(descriptor.field, []).extend((owner.pk, t.pk) for t in targets)
+
+    def flush(self):
+        for field, pairs in self.links.items():
+            through = field.remote_field.through
+            owner_col = field.m2m_field_name() + "_id"
+            target_col = field.m2m_reverse_field_name() + "_id"
+            through.objects.bulk_create(
+                [through(**{owner_col: o, target_col: t}) for o, t in pairs], batch_size=2000
+            )
+
+
+def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind: str = "file",
+                   digest: str | None = None) -> m.Handbook:
+    """Create a new revision of the handbook described by ``doc`` (already checked)."""
+    digest = digest or content_hash(doc)
+    nations = {n.code: n for n in system.nations.all()}
+    ptypes = {p.code: p for p in system.profile_types.all()}
+
+    previous = m.Handbook.objects.filter(system=system, code=doc["code"])
+    revision = doc.get("revision") or (previous.aggregate(r=Max("revision"))["r"] or 0) + 1
+    previous.filter(is_current=True).update(is_current=False)
+
+    handbook = m.Handbook.objects.create(
+        system=system, code=doc["code"], revision=revision, name=doc["name"], nation=nations[doc["nation"]],
+        period=doc.get("period", ""), higher_formation=doc.get("higher_formation", ""),
+        points_set=doc.get("points_set", ""), illustrative=doc.get("illustrative", False),
+        description=doc.get("description", ""), source=source_kind, source_ref=source[:300],
+        content_hash=digest, is_current=True, extra=doc.get("extra", {}),
+    )
+    handbook.allied_nations.set([nations[c] for c in doc.get("allied_nations", [])])
+    links = _M2M()
+
+    rules = m.SpecialRule.objects.bulk_create(
+        [m.SpecialRule(handbook=handbook, code=r["code"], name=r["name"], summary=r.get("summary", ""))
+         for r in doc.get("special_rules", [])]
+    )
+    rule_by_code = {r.code: r for r in rules}
+    variants = m.Variant.objects.bulk_create(
+        [m.Variant(handbook=handbook, code=v["code"], name=v["name"], symbol=v.get("symbol", ""))
+         for v in doc.get("variants", [])]
+    )
+    variant_by_code = {v.code: v for v in variants}
+    rules_of = lambda d: [rule_by_code[c] for c in d.get("rules", [])]  # noqa: E731
+    variants_of = lambda d: [variant_by_code[c] for c in d.get("variants", [])]  # noqa: E731
+
+    unit_docs = doc.get("units", [])
+    units = []
+    for order, u in enumerate(unit_docs):
+        avail = u.get("available") or {}
+        units.append(m.UnitEntry(
+            handbook=handbook, code=u["code"], name=u["name"], card_code=u.get("card_code", ""),
+            unit_type=u.get("type", ""), description=u.get("description", ""), order=order,
+            independent=u.get("independent", False), is_observer=u.get("observer", False),
+            game_units=u.get("game_units", 1), is_standard=u.get("standard", False),
+            available_from=avail.get("from"), available_to=avail.get("to"), availability_note=avail.get("note", ""),
+            off_table=u.get("off_table", False), is_observation_post=u.get("observation_post", False),
+            quality=u.get("quality", ""), keywords=u.get("keywords", []), is_vehicle_unit=u.get("vehicle_unit", False),
+            has_platoon_leader=u.get("platoon_leader", False), artillery_weight=u.get("artillery_weight", ""),
+            transport_capacity=u.get("transport_capacity"), morale_level=u.get("morale", ""),
+            unit_class=u.get("unit_class", ""), weapon_class=u.get("weapon_class", ""),
+            armour_class=u.get("armour_class", ""), hq_level=u.get("hq_level", ""), extra=u.get("extra", {}),
+        ))
+    units = m.UnitEntry.objects.bulk_create(units, batch_size=1000)
+    unit_by_code = {u.code: u for u in units}
+    observers = []
+    for unit, u in zip(units, unit_docs):
+        links.add(m.UnitEntry.variants, unit, variants_of(u))
+        links.add(m.UnitEntry.special_rules, unit, rules_of(u))
+        if u.get("observer_source"):
+            unit.observer_source = unit_by_code[u["observer_source"]]
+            observers.append(unit)
+    if observers:
+        m.UnitEntry.objects.bulk_update(observers, ["observer_source"])
+
+    sizes, size_docs, groups, group_docs, teams, team_docs, profiles, profile_docs = [], [], [], [], [], [], [], []
+    for unit, u in zip(units, unit_docs):
+        for order, s in enumerate(u["sizes"]):
+            sizes.append(m.SizeOption(unit=unit, code=s["code"], label=s["label"], teams=s.get("teams", 1),
+                                      points=s.get("points", 0), order=order, extra=s.get("extra", {})))
+            size_docs.append(s)
+        for order, g in enumerate(u.get("upgrades", [])):
+            groups.append(m.UpgradeGroup(unit=unit, code=g["code"], name=g["name"], min_choices=g.get("min", 0),
+                                         max_choices=g.get("max"), order=order))
+            group_docs.append(g)
+        for order, t in enumerate(u.get("teams", [])):
+            teams.append(m.Team(unit=unit, code=t["code"], name=t["name"], team_type=t.get("type", ""),
+                                count=t.get("count", 1), is_leader=t.get("leader", False), is_small=t.get("small", False),
+                                is_transport=t.get("transport", False), man_portable=t.get("man_portable", False),
+                                towed=t.get("towed", False), order=order))
+            team_docs.append(t)
+        for order, pr in enumerate(u.get("profiles", [])):
+            profiles.append(m.Profile(profile_type=ptypes[pr["type"]], unit=unit, name=pr["name"],
+                                      values=pr["values"], order=order))
+            profile_docs.append(pr)
+    sizes = m.SizeOption.objects.bulk_create(sizes, batch_size=1000)
+    for size, s in zip(sizes, size_docs):
+        links.add(m.SizeOption.variants, size, variants_of(s))
+    groups = m.UpgradeGroup.objects.bulk_create(groups, batch_size=1000)
+    upgrades, upgrade_docs = [], []
+    for group, g in zip(groups, group_docs):
+        for order, o in enumerate(g["options"]):
+            avail = o.get("available") or {}
+            kind = o.get("kind", "option")
+            upgrades.append(m.Upgrade(
+                group=group, code=o["code"], name=o["name"], points=o.get("points", 0),
+                cost_basis=o.get("per", "item" if kind == "item" else "unit"), kind=kind,
+                max_quantity=o.get("max_quantity", 1),
+                adds_game_units=o.get("game_units", 1 if kind == "transport" else 0),
+                available_from=avail.get("from"), available_to=avail.get("to"), order=order, extra=o.get("extra", {}),
+            ))
+            upgrade_docs.append(o)
+    upgrades = m.Upgrade.objects.bulk_create(upgrades, batch_size=1000)
+    for upgrade, o in zip(upgrades, upgrade_docs):
+        links.add(m.Upgrade.variants, upgrade, variants_of(o))
+        links.add(m.Upgrade.special_rules, upgrade, rules_of(o))
+    teams = m.Team.objects.bulk_create(teams, batch_size=1000)
+    for team, t in zip(teams, team_docs):
+        links.add(m.Team.special_rules, team, rules_of(t))
+        for order, pr in enumerate(t.get("profiles", [])):
+            profiles.append(m.Profile(profile_type=ptypes[pr["type"]], team=team, name=pr["name"],
+                                      values=pr["values"], order=order))
+            profile_docs.append(pr)
+    profiles = m.Profile.objects.bulk_create(profiles, batch_size=1000)
+    for profile, pr in zip(profiles, profile_docs):
+        links.add(m.Profile.special_rules, profile, rules_of(pr))
+
+    formation_docs = doc.get("formations", [])
+    formations = m.Formation.objects.bulk_create([
+        m.Formation(handbook=handbook, code=f["code"], name=f["name"], card_code=f.get("card_code", ""),
+                    higher_formation=f.get("higher_formation", ""), instructions=f.get("instructions", ""),
+                    order=order, is_standard=f.get("standard", False), grants_options=f.get("grants_options", 0),
+                    extra=f.get("extra", {}))
+        for order, f in enumerate(formation_docs)
+    ])
+    formation_by_code = {f.code: f for f in formations}
+    boxes, box_docs = [], []
+
+    def queue_boxes(formation, prefix, box_list):
+        for order, b in enumerate(box_list):
+            lo, hi = box_limits(b)
+            column = b.get("column", "")
+            boxes.append(m.Box(
+                handbook=handbook, formation=formation, code=f"{prefix}/{b['code']}", name=b["name"], column=column,
+                kind=b["kind"], part_of_formation=b.get("part_of_formation", formation is not None
+                                                          and column.lower() != "support"),
+                min_picks=lo, max_picks=hi, order=order, extra=b.get("extra", {}),
+            ))
+            box_docs.append(b)
+
+    for formation, f in zip(formations, formation_docs):
+        links.add(m.Formation.variants, formation, variants_of(f))
+        links.add(m.Formation.allied_nations, formation, [nations[c] for c in f.get("allied_nations", [])])
+        queue_boxes(formation, formation.code, f["boxes"])
+    queue_boxes(None, "force", doc.get("support", []))
+    boxes = m.Box.objects.bulk_create(boxes, batch_size=1000)
+    choices, choice_docs = [], []
+    for box, b in zip(boxes, box_docs):
+        links.add(m.Box.variants, box, variants_of(b))
+        for order, c in enumerate(b["choices"]):
+            c = {"unit": c} if isinstance(c, str) else c
+            choices.append(m.BoxChoice(
+                box=box, unit=unit_by_code.get(c.get("unit")), formation=formation_by_code.get(c.get("formation")),
+                option_cost=c.get("option_cost", 0), max_count=c.get("max"), order=order,
+            ))
+            choice_docs.append(c)
+    choices = m.BoxChoice.objects.bulk_create(choices, batch_size=1000)
+    for choice, c in zip(choices, choice_docs):
+        links.add(m.BoxChoice.variants, choice, variants_of(c))
+
+    card_docs = doc.get("cards", [])
+    cards = m.CommandCard.objects.bulk_create([
+        m.CommandCard(handbook=handbook, code=c["code"], name=c["name"], card_code=c.get("card_code", ""),
+                      scope=c["scope"], points=c.get("points", 0), cost_basis=c.get("per", "card"),
+                      max_per_force=c.get("max_per_force"), max_per_target=c.get("max_per_target", 1),
+                      changes_rating=c.get("changes_rating", False), summary=c.get("summary", ""), order=order,
+                      extra=c.get("extra", {}))
+        for order, c in enumerate(card_docs)
+    ])
+    for card, c in zip(cards, card_docs):
+        targets = c.get("targets") or {}
+        links.add(m.CommandCard.target_units, card, [unit_by_code[x] for x in targets.get("units", [])])
+        links.add(m.CommandCard.target_formations, card, [formation_by_code[x] for x in targets.get("formations", [])])
+
+    m.Constraint.objects.bulk_create([
+        m.Constraint(handbook=handbook, code=c["code"], description=c["description"], scope=c.get("scope", "force"),
+                     target_kind=c["target"]["kind"], target_codes=c["target"]["codes"], min_count=c.get("min"),
+                     max_count=c.get("max"))
+        for c in doc.get("constraints", [])
+    ])
+    links.flush()
+    return handbook

@@ -1,0 +1,111 @@
+"""Use cases for game data: loading data files."""
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.db import transaction
+
+from handbooks import models as m
+from handbooks.loader.check import SystemInfo, check_handbook_references, check_schema
+from handbooks.loader.parse import parse_file
+from handbooks.loader.problems import HandbookDataError, LoadProblem
+from handbooks.loader.write import content_hash, write_handbook, write_system
+
+DATA_SUFFIXES = {".yaml", ".yml", ".json"}
+
+
+@dataclass
+class FileResult:
+    source: str
+    kind: str = ""  # system | handbook
+    code: str = ""
+    status: str = ""  # created | updated | unchanged | revised | failed
+    revision: int | None = None
+    problems: list[LoadProblem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status != "failed"
+
+
+def system_info(code: str) -> SystemInfo | None:
+    system = m.GameSystem.objects.filter(code=code).first()
+    if system is None:
+        return None
+    info = SystemInfo(code=code, nations=set(system.nations.values_list("code", flat=True)))
+    for ptype in system.profile_types.prefetch_related("characteristics"):
+        info.profile_types[ptype.code] = (ptype.applies_to, {c.code for c in ptype.characteristics.all()})
+    return info
+
+
+def handbook_document_check(doc, source: str) -> list[LoadProblem]:
+    """All problems with a parsed document, schema first, then references."""
+    problems = check_schema(doc, source)
+    if problems or doc["kind"] != "handbook":
+        return problems
+    return check_handbook_references(doc, source, system_info(doc["system"]))
+
+
+def handbook_document_load(doc, source: str, *, source_kind: str = "file") -> FileResult:
+    """Check and write one parsed document in its own transaction; nothing is written on any problem."""
+    result = FileResult(source=source)
+    problems = handbook_document_check(doc, source)
+    if problems:
+        result.status, result.problems = "failed", problems
+        return result
+    result.kind, result.code = doc["kind"], doc["code"]
+    with transaction.atomic():
+        if doc["kind"] == "system":
+            _, changed = write_system(doc)
+            result.status = "updated" if changed else "unchanged"
+            return result
+        system = m.GameSystem.objects.get(code=doc["system"])
+        digest = content_hash(doc)
+        existing = m.Handbook.objects.filter(system=system, code=doc["code"])
+        explicit = doc.get("revision")
+        if explicit is not None:
+            same = existing.filter(revision=explicit).first()
+            if same is not None:
+                if same.content_hash == digest:
+                    result.status, result.revision = "unchanged", same.revision
+                    return result
+                result.status = "failed"
+                result.problems = [LoadProblem(source, "revision", f"revision {explicit} of {doc['code']!r} is already "
+                                               "loaded with different content; give the changed file a new revision")]
+                return result
+        else:
+            current = existing.filter(is_current=True).first()
+            if current is not None and current.content_hash == digest:
+                result.status, result.revision = "unchanged", current.revision
+                return result
+        had_any = existing.exists()
+        handbook = write_handbook(doc, system=system, source=source, source_kind=source_kind, digest=digest)
+        result.status = "revised" if had_any else "created"
+        result.revision = handbook.revision
+    return result
+
+
+def data_files(paths: list[Path]) -> list[Path]:
+    """Expand folders into the data files they hold, in a stable order."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files += sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in DATA_SUFFIXES)
+        else:
+            files.append(path)
+    return files
+
+
+def handbooks_load_paths(paths: list[Path]) -> list[FileResult]:
+    """Load data files and folders: systems first, then handbooks, each file atomically."""
+    parsed: list[tuple[Path, object]] = []
+    results: list[FileResult] = []
+    for path in data_files(paths):
+        try:
+            parsed.append((path, parse_file(path)))
+        except HandbookDataError as exc:
+            results.append(FileResult(source=str(path), status="failed", problems=exc.problems))
+    # Systems must exist before the handbooks that refer to them.
+    parsed.sort(key=lambda item: 0 if isinstance(item[1], dict) and item[1].get("kind") == "system" else 1)
+    for path, doc in parsed:
+        results.append(handbook_document_load(doc, str(path)))
+    return results

@@ -1,0 +1,20 @@
+"""Fixtures shared by the whole suite."""
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+
+SHARED = Path(settings.BASE_DIR).parent / "shared"
+
+
+@pytest.fixture
+def sample_data(db):
+    """Every bundled game system and sample handbook, loaded the way a user would load them."""
+    call_command("load_handbooks", verbosity=0)
+
+
+@pytest.fixture
+def systems(db):
+    """Only the game systems (nations, profile types), for loader tests with hand-written books."""
+    call_command("load_handbooks", str(Path(settings.HANDBOOK_DATA_DIR) / "systems"), verbosity=0)
