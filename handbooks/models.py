@@ -44,7 +44,7 @@ class Nation(models.Model):
     activation_modifier = models.SmallIntegerField(null=True, blank=True)
 
     class Meta:
-        ordering = ["system", "name"]
+        ordering = ["system_id", "name"]
         constraints = [models.UniqueConstraint(fields=["system", "code"], name="nation_code_unique_per_system")]
 
     def __str__(self):
@@ -63,7 +63,7 @@ class ProfileType(models.Model):
     order = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
-        ordering = ["system", "order", "name"]
+        ordering = ["system_id", "order", "name"]
         constraints = [models.UniqueConstraint(fields=["system", "code"], name="profile_type_code_unique_per_system")]
 
     def __str__(self):
@@ -77,7 +77,7 @@ class Characteristic(models.Model):
     order = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
-        ordering = ["profile_type", "order"]
+        ordering = ["profile_type_id", "order"]
         constraints = [
             models.UniqueConstraint(fields=["profile_type", "code"], name="characteristic_code_unique_per_type")
         ]
@@ -114,7 +114,7 @@ class Handbook(models.Model):
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["system", "name", "-revision"]
+        ordering = ["system_id", "name", "-revision"]
         constraints = [
             models.UniqueConstraint(fields=["system", "code", "revision"], name="handbook_revision_unique"),
             models.UniqueConstraint(
@@ -214,7 +214,7 @@ class UnitEntry(models.Model):
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["handbook", "order", "name"]
+        ordering = ["handbook_id", "order", "name"]
         constraints = [
             models.UniqueConstraint(fields=["handbook", "code"], name="unit_code_unique_per_handbook"),
             models.CheckConstraint(
@@ -246,7 +246,7 @@ class Team(models.Model):
     special_rules = models.ManyToManyField(SpecialRule, blank=True, related_name="teams")
 
     class Meta:
-        ordering = ["unit", "order"]
+        ordering = ["unit_id", "order"]
         constraints = [models.UniqueConstraint(fields=["unit", "code"], name="team_code_unique_per_unit")]
 
     def __str__(self):
@@ -289,7 +289,7 @@ class SizeOption(models.Model):
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["unit", "order"]
+        ordering = ["unit_id", "order"]
         constraints = [
             models.UniqueConstraint(fields=["unit", "code"], name="size_code_unique_per_unit"),
             models.CheckConstraint(condition=Q(points__gte=0), name="size_points_not_negative"),
@@ -308,7 +308,7 @@ class UpgradeGroup(models.Model):
     order = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
-        ordering = ["unit", "order"]
+        ordering = ["unit_id", "order"]
         constraints = [
             models.UniqueConstraint(fields=["unit", "code"], name="upgrade_group_code_unique_per_unit"),
             models.CheckConstraint(
@@ -345,7 +345,7 @@ class Upgrade(models.Model):
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["group", "order"]
+        ordering = ["group_id", "order"]
         constraints = [
             models.UniqueConstraint(fields=["group", "code"], name="upgrade_code_unique_per_group"),
             models.CheckConstraint(condition=Q(max_quantity__gte=1), name="upgrade_max_quantity_positive"),
@@ -374,7 +374,7 @@ class Formation(models.Model):
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["handbook", "order", "name"]
+        ordering = ["handbook_id", "order", "name"]
         constraints = [models.UniqueConstraint(fields=["handbook", "code"], name="formation_code_unique_per_handbook")]
 
     def __str__(self):
@@ -403,7 +403,7 @@ class Box(models.Model):
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["handbook", "formation", "order"]
+        ordering = ["handbook_id", "formation_id", "order"]
         verbose_name_plural = "boxes"
         constraints = [
             models.UniqueConstraint(fields=["handbook", "code"], name="box_code_unique_per_handbook"),
@@ -429,7 +429,7 @@ class BoxChoice(models.Model):
     variants = models.ManyToManyField(Variant, blank=True, related_name="box_choices")
 
     class Meta:
-        ordering = ["box", "order"]
+        ordering = ["box_id", "order"]
         constraints = [
             models.CheckConstraint(
                 condition=(Q(unit__isnull=False) & Q(formation__isnull=True))
@@ -463,7 +463,7 @@ class CommandCard(models.Model):
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["handbook", "order", "name"]
+        ordering = ["handbook_id", "order", "name"]
         constraints = [models.UniqueConstraint(fields=["handbook", "code"], name="card_code_unique_per_handbook")]
 
     def __str__(self):
@@ -486,7 +486,7 @@ class Constraint(models.Model):
     max_count = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
-        ordering = ["handbook", "code"]
+        ordering = ["handbook_id", "code"]
         constraints = [
             models.UniqueConstraint(fields=["handbook", "code"], name="constraint_code_unique_per_handbook"),
             models.CheckConstraint(

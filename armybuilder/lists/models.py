@@ -1,0 +1,101 @@
+"""A player's army list: chosen formations, units per box, upgrades and cards.
+
+A list keeps the handbook revision it was built on. Every change goes through
+``services`` and bumps ``version`` so a stale tab can never overwrite newer work.
+"""
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from handbooks import models as hb
+
+
+class ArmyList(models.Model):
+    VISIBILITY = [("private", "Private"), ("shared", "Anyone with the link")]
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    share_token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="army_lists")
+    # A visitor without an account builds in their session; signing up claims the list.
+    session_key = models.CharField(max_length=64, blank=True, db_index=True)
+    name = models.CharField(max_length=120)
+    system = models.ForeignKey(hb.GameSystem, on_delete=models.PROTECT, related_name="army_lists")
+    handbook = models.ForeignKey(hb.Handbook, on_delete=models.PROTECT, related_name="army_lists")
+    points_limit = models.PositiveIntegerField(null=True, blank=True)
+    variant = models.CharField(max_length=120, blank=True, help_text="Code of the chosen variant, if any.")
+    year = models.PositiveSmallIntegerField(null=True, blank=True, help_text="For availability dates.")
+    notes = models.TextField(blank=True)
+    visibility = models.CharField(max_length=10, choices=VISIBILITY, default="private")
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(name=""), name="army_list_has_a_name"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class ListFormation(models.Model):
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="formations")
+    formation = models.ForeignKey(hb.Formation, on_delete=models.PROTECT, related_name="+")
+    allied = models.BooleanField(default=False)
+    order = models.PositiveSmallIntegerField(default=0)
+    letter = models.CharField(max_length=4, blank=True)
+    # Operation WW2: a Standard choice bought with another formation's options.
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE, related_name="children")
+    via_box = models.ForeignKey(hb.Box, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["army_list_id", "order", "pk"]
+
+
+class ListUnit(models.Model):
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="units")
+    list_formation = models.ForeignKey(ListFormation, null=True, blank=True, on_delete=models.CASCADE,
+                                       related_name="units", help_text="Empty for force-level support.")
+    box = models.ForeignKey(hb.Box, on_delete=models.PROTECT, related_name="+")
+    unit = models.ForeignKey(hb.UnitEntry, on_delete=models.PROTECT, related_name="+")
+    size = models.ForeignKey(hb.SizeOption, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    order = models.PositiveSmallIntegerField(default=0)
+    letter = models.CharField(max_length=4, blank=True)
+    outflank = models.CharField(max_length=5, blank=True, choices=[("left", "Left"), ("right", "Right")])
+
+    class Meta:
+        ordering = ["army_list_id", "order", "pk"]
+
+
+class ListUpgrade(models.Model):
+    list_unit = models.ForeignKey(ListUnit, on_delete=models.CASCADE, related_name="upgrades")
+    upgrade = models.ForeignKey(hb.Upgrade, on_delete=models.PROTECT, related_name="+")
+    quantity = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["list_unit_id", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["list_unit", "upgrade"], name="upgrade_once_per_unit"),
+            models.CheckConstraint(condition=Q(quantity__gte=1), name="upgrade_quantity_positive"),
+        ]
+
+
+class ListCard(models.Model):
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="cards")
+    card = models.ForeignKey(hb.CommandCard, on_delete=models.PROTECT, related_name="+")
+    target_formation = models.ForeignKey(ListFormation, null=True, blank=True, on_delete=models.CASCADE,
+                                         related_name="cards")
+    target_unit = models.ForeignKey(ListUnit, null=True, blank=True, on_delete=models.CASCADE, related_name="cards")
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["army_list_id", "order", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(target_formation__isnull=True) | Q(target_unit__isnull=True),
+                                   name="card_has_at_most_one_target"),
+        ]

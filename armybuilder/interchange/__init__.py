@@ -1,0 +1,1 @@
+"""Exchange formats: our JSON list format and BattleScribe data (catalogues, rosters)."""

@@ -1,0 +1,259 @@
+"""Turn a safely parsed XML tree into :mod:`nodes` objects."""
+from __future__ import annotations
+
+from xml.etree.ElementTree import Element
+
+from .nodes import (
+    Catalogue, CatalogueLink, CategoryLink, Characteristic, CostType, InfoGroup, InfoLink, Node, Profile,
+    ProfileType, Rule, flag, number,
+)
+from .safe_read import RawDocument
+
+# Children we read elsewhere or deliberately do not keep (free text we may not copy).
+IGNORED = {"comment", "description", "readme", "customNotes", "publications", "alias", "attributes"}
+
+
+def local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def _kids(el: Element, name: str) -> list[Element]:
+    for child in el:
+        if local(child.tag) == name:
+            return list(child)
+    return []
+
+
+def _query_flags(el: Element, out: dict) -> dict:
+    if not flag(el.get("shared"), True):
+        out["shared"] = False
+    if flag(el.get("includeChildSelections")):
+        out["children"] = True
+    if flag(el.get("includeChildForces")):
+        out["forces"] = True
+    if flag(el.get("percentValue")):
+        out["percent"] = True
+    return out
+
+
+def parse_constraint(el: Element) -> dict:
+    return _query_flags(el, {"id": el.get("id", ""), "type": el.get("type", ""), "field": el.get("field", ""),
+                             "scope": el.get("scope", ""), "value": number(el.get("value"))})
+
+
+def parse_condition(el: Element) -> dict:
+    return _query_flags(el, {"type": el.get("type", ""), "field": el.get("field", ""), "scope": el.get("scope", ""),
+                             "child": el.get("childId", ""), "value": number(el.get("value"))})
+
+
+def parse_repeat(el: Element) -> dict:
+    out = {"field": el.get("field", ""), "scope": el.get("scope", ""), "child": el.get("childId", ""),
+           "value": number(el.get("value")), "repeats": int(number(el.get("repeats"), 1))}
+    if flag(el.get("roundUp")):
+        out["round_up"] = True
+    return _query_flags(el, out)
+
+
+def parse_condition_group(el: Element) -> dict:
+    items = [parse_condition(c) for c in _kids(el, "conditions")]
+    items += [parse_condition_group(g) for g in _kids(el, "conditionGroups")]
+    return {el.get("type", "and"): items}
+
+
+def _conditions_of(el: Element) -> list:
+    items = [parse_condition(c) for c in _kids(el, "conditions")]
+    items += [parse_condition_group(g) for g in _kids(el, "conditionGroups")]
+    return items
+
+
+def _merge_when(outer: list, inner: list) -> dict | None:
+    items = outer + inner
+    if not items:
+        return None
+    return items[0] if len(items) == 1 else {"and": items}
+
+
+class _Parser:
+    def __init__(self, cat: Catalogue, cost_ids: set[str], characteristic_ids: set[str]):
+        self.cat = cat
+        self.cost_ids = cost_ids
+        self.characteristic_ids = characteristic_ids
+        self.constraint_ids: set[str] = set()
+        self.all_modifiers: list[dict] = []
+
+    # -- modifiers -------------------------------------------------------
+    def field_kind(self, fld: str) -> str:
+        if fld in ("hidden", "name", "category", "page", "publicationId", "annotation"):
+            return fld if fld in ("hidden", "name", "category") else "other"
+        if fld in self.cost_ids:
+            return "cost"
+        if fld in self.characteristic_ids:
+            return "characteristic"
+        return "constraint?"  # resolved to "constraint" once all constraint ids are known
+
+    def modifiers(self, el: Element, outer_when: list | None = None, outer_repeats: list | None = None) -> list[dict]:
+        out: list[dict] = []
+        for m in _kids(el, "modifiers"):
+            out.append(self.modifier(m, outer_when or [], outer_repeats or []))
+        for g in _kids(el, "modifierGroups"):
+            out.extend(self.modifier_group(g, outer_when or [], outer_repeats or []))
+        return out
+
+    def modifier_group(self, g: Element, outer_when: list, outer_repeats: list) -> list[dict]:
+        when = outer_when + _conditions_of(g)
+        repeats = outer_repeats + [parse_repeat(r) for r in _kids(g, "repeats")]
+        return self.modifiers(g, when, repeats)
+
+    def modifier(self, m: Element, outer_when: list, outer_repeats: list) -> dict:
+        fld = m.get("field", "")
+        kind = self.field_kind(fld)
+        raw = m.get("value", "")
+        if kind in ("cost", "constraint?"):
+            value = number(raw)
+        elif kind == "hidden":
+            value = flag(raw)
+        else:
+            value = raw
+        out = {"type": m.get("type", ""), "field": fld, "kind": kind, "value": value}
+        self.all_modifiers.append(out)
+        when = _merge_when(outer_when, _conditions_of(m))
+        if when is not None:
+            out["when"] = when
+        repeats = outer_repeats + [parse_repeat(r) for r in _kids(m, "repeats")]
+        if repeats:
+            out["repeats"] = repeats
+        return out
+
+    # -- info ------------------------------------------------------------
+    def profile(self, el: Element) -> Profile:
+        chars = [Characteristic(c.get("typeId", ""), c.get("name", ""), (c.text or "").strip())
+                 for c in _kids(el, "characteristics")]
+        p = Profile(el.get("id", ""), el.get("name", ""), el.get("typeId", ""), el.get("typeName", ""),
+                    flag(el.get("hidden")), chars, self.modifiers(el), self.cat.id)
+        self.cat.by_id.setdefault(p.id, p)
+        return p
+
+    def rule(self, el: Element) -> Rule:
+        r = Rule(el.get("id", ""), el.get("name", ""), flag(el.get("hidden")), self.modifiers(el), self.cat.id)
+        self.cat.by_id.setdefault(r.id, r)
+        return r
+
+    def info_link(self, el: Element) -> InfoLink:
+        return InfoLink(el.get("id", ""), el.get("name", ""), el.get("targetId", ""), el.get("type", ""),
+                        flag(el.get("hidden")), self.modifiers(el))
+
+    def info_group(self, el: Element) -> InfoGroup:
+        g = InfoGroup(el.get("id", ""), el.get("name", ""), flag(el.get("hidden")),
+                      [self.profile(p) for p in _kids(el, "profiles")], [self.rule(r) for r in _kids(el, "rules")],
+                      [self.info_link(i) for i in _kids(el, "infoLinks")],
+                      [self.info_group(i) for i in _kids(el, "infoGroups")], self.modifiers(el), self.cat.id)
+        self.cat.by_id.setdefault(g.id, g)
+        return g
+
+    # -- entries ---------------------------------------------------------
+    def node(self, el: Element) -> Node:
+        tag = local(el.tag)
+        n = Node(tag=tag, id=el.get("id", ""), name=el.get("name", ""), type=el.get("type", ""),
+                 hidden=flag(el.get("hidden")), target_id=el.get("targetId", ""),
+                 default_id=el.get("defaultSelectionEntryId", ""), collective=flag(el.get("collective")),
+                 catalogue_id=self.cat.id)
+        for child in el:
+            name = local(child.tag)
+            if name == "constraints":
+                n.constraints = [parse_constraint(c) for c in child]
+                self.constraint_ids.update(c["id"] for c in n.constraints)
+            elif name in ("modifiers", "modifierGroups"):
+                continue  # read together below, in document order of the two lists
+            elif name == "costs":
+                n.has_costs = True
+                for c in child:
+                    n.costs[c.get("typeId", "")] = number(c.get("value"))
+            elif name == "categoryLinks":
+                for c in child:
+                    cl = CategoryLink(c.get("id", ""), c.get("targetId", ""), flag(c.get("primary")),
+                                      [parse_constraint(x) for x in _kids(c, "constraints")], self.modifiers(c))
+                    self.constraint_ids.update(x["id"] for x in cl.constraints)
+                    n.category_links.append(cl)
+            elif name in ("selectionEntries", "selectionEntryGroups", "entryLinks", "forceEntries"):
+                n.children.extend(self.node(c) for c in child)
+            elif name == "profiles":
+                n.profiles = [self.profile(p) for p in child]
+            elif name == "rules":
+                n.rules = [self.rule(r) for r in child]
+            elif name == "infoLinks":
+                n.info_links = [self.info_link(i) for i in child]
+            elif name == "infoGroups":
+                n.info_groups = [self.info_group(i) for i in child]
+            elif name not in IGNORED:
+                n.unknown.append(name)
+                self.cat.unknown.append((n.id, name, f"{tag} {n.name!r}"))
+        n.modifiers = self.modifiers(el)
+        if n.id and not n.is_link:
+            self.cat.by_id.setdefault(n.id, n)
+        elif n.id:
+            self.cat.links.setdefault(n.id, n)
+        return n
+
+
+def _walk_nodes(nodes):
+    for n in nodes:
+        yield n
+        yield from _walk_nodes(n.children)
+
+
+def parse_document(doc: RawDocument, *, cost_ids: set[str] | None = None,
+                   characteristic_ids: set[str] | None = None) -> Catalogue:
+    """Build a Catalogue from a RawDocument.
+
+    ``cost_ids``/``characteristic_ids`` come from the game system so that a
+    catalogue's modifiers can be classified; a game system supplies its own.
+    """
+    root = doc.root
+    cat = Catalogue(kind=doc.kind, id=root.get("id", ""), name=root.get("name", ""),
+                    revision=max(1, int(number(root.get("revision"), 1))), source=doc.source,
+                    library=flag(root.get("library")), game_system_id=root.get("gameSystemId", ""),
+                    game_system_revision=int(number(root.get("gameSystemRevision"), 0)),
+                    battlescribe_version=root.get("battleScribeVersion", ""))
+    for c in _kids(root, "costTypes"):
+        cat.cost_types.append(CostType(c.get("id", ""), c.get("name", ""), number(c.get("defaultCostLimit"), -1),
+                                       flag(c.get("hidden"))))
+    for p in _kids(root, "profileTypes"):
+        cat.profile_types.append(ProfileType(p.get("id", ""), p.get("name", ""),
+                                             [(c.get("id", ""), c.get("name", "")) for c in _kids(p, "characteristicTypes")]))
+    cost_ids = set(cost_ids or ()) | {c.id for c in cat.cost_types}
+    characteristic_ids = set(characteristic_ids or ()) | {c[0] for p in cat.profile_types for c in p.characteristics}
+    parser = _Parser(cat, cost_ids, characteristic_ids)
+    for child in root:
+        name = local(child.tag)
+        if name in ("costTypes", "profileTypes") or name in IGNORED:
+            if name == "publications":
+                cat.publications = {p.get("id", ""): p.get("name", "") for p in child}
+            continue
+        if name == "catalogueLinks":
+            cat.catalogue_links = [CatalogueLink(c.get("id", ""), c.get("name", ""), c.get("targetId", ""),
+                                                 flag(c.get("importRootEntries"))) for c in child]
+        elif name == "categoryEntries":
+            cat.categories = [parser.node(c) for c in child]
+        elif name == "forceEntries":
+            cat.force_entries = [parser.node(c) for c in child]
+        elif name in ("selectionEntries", "entryLinks"):
+            cat.root_entries.extend(parser.node(c) for c in child)
+        elif name == "rules":
+            cat.root_rules = [parser.rule(r) for r in child]
+        elif name == "infoLinks":
+            cat.root_info_links = [parser.info_link(i) for i in child]
+        elif name == "sharedSelectionEntries":
+            cat.shared_entries = [parser.node(c) for c in child]
+        elif name == "sharedSelectionEntryGroups":
+            cat.shared_groups = [parser.node(c) for c in child]
+        elif name == "sharedRules":
+            cat.shared_rules = [parser.rule(r) for r in child]
+        elif name == "sharedProfiles":
+            cat.shared_profiles = [parser.profile(p) for p in child]
+        elif name == "sharedInfoGroups":
+            cat.shared_info_groups = [parser.info_group(g) for g in child]
+        else:
+            cat.unknown.append((cat.id, name, "catalogue root"))
+    cat.constraint_ids = parser.constraint_ids
+    cat.all_modifiers = parser.all_modifiers
+    return cat

@@ -1,0 +1,128 @@
+"""Resolve a schema-valid list document against game data into the engine's Force.
+
+Game data comes through a ``Catalog`` (any object with ``handbook(system, code,
+revision)`` and ``revisions(system, code)``), so this module stays free of the ORM.
+"""
+from typing import Protocol
+
+from armybuilder.rules.force import Force, ForceCard, ForceFormation, ForceUnit, ForceUpgrade
+from armybuilder.rules.gamedata import HandbookData
+
+from .document import ListProblem
+
+
+class Catalog(Protocol):
+    def handbook(self, system: str, code: str, revision: int) -> HandbookData | None: ...
+
+    def revisions(self, system: str, code: str) -> list[int]: ...
+
+
+def _handbook(catalog: Catalog, system: str, ref: dict, pointer: str, problems: list) -> HandbookData | None:
+    data = catalog.handbook(system, ref["code"], ref["revision"])
+    if data is None:
+        known = catalog.revisions(system, ref["code"])
+        detail = (f"known revisions: {', '.join(map(str, known))}" if known
+                  else f"no handbook '{ref['code']}' is loaded for {system}")
+        problems.append(ListProblem(pointer, f"unknown handbook '{ref['code']}' revision {ref['revision']} ({detail})"))
+    return data
+
+
+def _unit(doc: dict, pointer: str, handbook: HandbookData, formation_index, problems) -> ForceUnit | None:
+    box = handbook.boxes.get(doc["box"])
+    unit = handbook.units.get(doc["unit"])
+    if box is None:
+        problems.append(ListProblem(pointer + "/box", f"unknown box '{doc['box']}' in {handbook.name}"))
+    if unit is None:
+        problems.append(ListProblem(pointer + "/unit", f"unknown unit '{doc['unit']}' in {handbook.name}"))
+    if box is None or unit is None:
+        return None
+    size = None
+    if doc.get("size") is not None:
+        size = unit.size(doc["size"])
+        if size is None:
+            problems.append(ListProblem(pointer + "/size", f"{unit.name} has no size '{doc['size']}' "
+                                        f"(sizes: {', '.join(s.code for s in unit.sizes)})"))
+    upgrades = []
+    for index, item in enumerate(doc.get("upgrades", [])):
+        upgrade = unit.upgrade(item["upgrade"])
+        if upgrade is None:
+            problems.append(ListProblem(f"{pointer}/upgrades/{index}/upgrade",
+                                        f"{unit.name} has no option '{item['upgrade']}'"))
+            continue
+        upgrades.append(ForceUpgrade(upgrade, item.get("quantity", 1)))
+    return ForceUnit(pointer=pointer, box=box, unit=unit, size=size, upgrades=tuple(upgrades),
+                     formation_index=formation_index, letter=doc.get("letter", ""), outflank=doc.get("outflank", ""))
+
+
+def resolve_force(doc: dict, catalog: Catalog) -> tuple[Force | None, list[ListProblem]]:
+    """A Force, or None with every reference that could not be resolved."""
+    problems: list[ListProblem] = []
+    system = doc["system"]
+    handbook = _handbook(catalog, system, doc["handbook"], "/handbook", problems)
+    if handbook is None:
+        return None, problems
+    if handbook.system != system:
+        problems.append(ListProblem("/system", f"the handbook is for {handbook.system}, not {system}"))
+
+    formations = []
+    for index, item in enumerate(doc.get("formations", [])):
+        pointer = f"/formations/{index}"
+        book = handbook
+        if "handbook" in item:
+            book = _handbook(catalog, system, item["handbook"], pointer + "/handbook", problems)
+            if book is None:
+                continue
+        formation = book.formations.get(item["formation"])
+        if formation is None:
+            problems.append(ListProblem(pointer + "/formation", f"unknown formation '{item['formation']}' in {book.name}"))
+            continue
+        units = []
+        for u_index, unit_doc in enumerate(item.get("units", [])):
+            unit = _unit(unit_doc, f"{pointer}/units/{u_index}", book, index, problems)
+            if unit is not None:
+                units.append(unit)
+        parent_index = None
+        if "parent" in item:
+            parent_index = int(item["parent"].rsplit("/", 1)[1])
+            if parent_index >= index:
+                problems.append(ListProblem(pointer + "/parent", "a parent must be an earlier formation in the list"))
+        via_box = None
+        if "via_box" in item:
+            via_box = book.boxes.get(item["via_box"])
+            if via_box is None:
+                problems.append(ListProblem(pointer + "/via_box", f"unknown box '{item['via_box']}' in {book.name}"))
+        formations.append(ForceFormation(pointer=pointer, index=index, handbook=book, formation=formation,
+                                         allied=item.get("allied", False), units=tuple(units),
+                                         parent_index=parent_index, via_box=via_box, letter=item.get("letter", "")))
+    support = []
+    for index, unit_doc in enumerate(doc.get("support", [])):
+        unit = _unit(unit_doc, f"/support/{index}", handbook, None, problems)
+        if unit is not None:
+            support.append(unit)
+
+    targets = {f.pointer: f for f in formations}
+    for formation in formations:
+        targets.update({u.pointer: u for u in formation.units})
+    targets.update({u.pointer: u for u in support})
+    cards = []
+    for index, item in enumerate(doc.get("cards", [])):
+        pointer = f"/cards/{index}"
+        card = handbook.cards.get(item["card"])
+        if card is None:
+            problems.append(ListProblem(pointer + "/card", f"unknown command card '{item['card']}' in {handbook.name}"))
+            continue
+        target_pointer = item.get("target")
+        target = None
+        if target_pointer is not None:
+            target = targets.get(target_pointer)
+            if target is None:
+                problems.append(ListProblem(pointer + "/target", f"'{target_pointer}' is not a formation or unit of this list"))
+                continue
+        cards.append(ForceCard(pointer=pointer, card=card, target_pointer=target_pointer, target=target))
+
+    if problems:
+        return None, problems
+    force = Force(system=system, handbook=handbook, name=doc["name"], points_limit=doc.get("points_limit"),
+                  variant=doc.get("variant") or None, year=doc.get("year"), formations=tuple(formations),
+                  support=tuple(support), cards=tuple(cards))
+    return force, []

@@ -1,0 +1,281 @@
+"""Writes: every change a builder, the API, an import or a test makes to a list.
+
+Each operation takes ``expected_version``: the version the caller last saw.
+The version is bumped with one conditional UPDATE, so of two tabs editing the
+same list the stale one fails with ``StaleListError`` and changes nothing.
+"""
+from django.db import transaction
+from django.db.models import F, Max
+
+from armybuilder.interchange.listjson import resolve_force, validate_list_document
+from armybuilder.interchange.listjson.document import ListDocumentError, ListProblem
+from handbooks import models as hb
+
+from .models import ArmyList, ListCard, ListFormation, ListUnit, ListUpgrade
+from .selectors import DbCatalog
+
+
+class ListOperationError(Exception):
+    """The operation makes no sense for this list (wrong book, unknown code …)."""
+
+
+class StaleListError(Exception):
+    """The list changed since the caller last saw it."""
+
+    def __init__(self, current_version: int):
+        self.current_version = current_version
+        super().__init__(f"The list was changed elsewhere (now version {current_version}); reload it first.")
+
+
+def _bump(army_list: ArmyList, expected_version: int | None) -> None:
+    query = ArmyList.objects.filter(pk=army_list.pk)
+    if expected_version is not None:
+        query = query.filter(version=expected_version)
+    if not query.update(version=F("version") + 1):
+        current = ArmyList.objects.filter(pk=army_list.pk).values_list("version", flat=True).first()
+        raise StaleListError(current or 0)
+    army_list.version = ArmyList.objects.values_list("version", flat=True).get(pk=army_list.pk)
+
+
+def _next_order(queryset) -> int:
+    return (queryset.aggregate(n=Max("order"))["n"] or 0) + 1
+
+
+def army_list_create(*, owner=None, session_key: str = "", handbook: hb.Handbook, name: str,
+                     points_limit: int | None = None, variant: str = "", year: int | None = None) -> ArmyList:
+    name = (name or "").strip() or f"{handbook.name} force"
+    if points_limit is None and handbook.system.uses_points:
+        points_limit = 100 if handbook.system.code == "fow4" else None
+    return ArmyList.objects.create(owner=owner, session_key=session_key if owner is None else "", name=name[:120],
+                                   system=handbook.system, handbook=handbook, points_limit=points_limit,
+                                   variant=variant, year=year)
+
+
+@transaction.atomic
+def army_list_update(*, army_list: ArmyList, expected_version: int | None = None, **fields) -> ArmyList:
+    allowed = {"name", "points_limit", "variant", "year", "notes", "visibility"}
+    unknown = set(fields) - allowed
+    if unknown:
+        raise ListOperationError(f"cannot change {', '.join(sorted(unknown))}")
+    if "name" in fields:
+        fields["name"] = (fields["name"] or "").strip()[:120]
+        if not fields["name"]:
+            raise ListOperationError("a list needs a name")
+    if fields.get("variant") and fields["variant"] not in set(army_list.handbook.variants.values_list("code", flat=True)):
+        raise ListOperationError(f"'{fields['variant']}' is not a variant of {army_list.handbook.name}")
+    if fields.get("visibility") not in (None, "private", "shared"):
+        raise ListOperationError("visibility is 'private' or 'shared'")
+    _bump(army_list, expected_version)
+    ArmyList.objects.filter(pk=army_list.pk).update(**fields)
+    for key, value in fields.items():
+        setattr(army_list, key, value)
+    return army_list
+
+
+@transaction.atomic
+def army_list_add_formation(*, army_list: ArmyList, formation_code: str, handbook: hb.Handbook | None = None,
+                            allied: bool = False, parent: ListFormation | None = None, via_box_code: str | None = None,
+                            expected_version: int | None = None) -> ListFormation:
+    """Add a formation from the list's book, or (allied) from another book of the same system."""
+    book = handbook or army_list.handbook
+    if book.system_id != army_list.system_id:
+        raise ListOperationError(f"{book.name} is not a {army_list.system.name} book")
+    if book.pk != army_list.handbook_id and not allied:
+        raise ListOperationError("a formation from another book can only be added as an Allied Formation")
+    formation = hb.Formation.objects.filter(handbook=book, code=formation_code).first()
+    if formation is None:
+        raise ListOperationError(f"{book.name} has no formation '{formation_code}'")
+    via_box = None
+    if parent is not None:
+        if parent.army_list_id != army_list.pk:
+            raise ListOperationError("the parent formation belongs to another list")
+        via_box = hb.Box.objects.filter(formation=parent.formation, code=via_box_code).first()
+        if via_box is None or not via_box.choices.filter(formation=formation).exists():
+            raise ListOperationError(f"{parent.formation.name} offers no option '{formation.name}'")
+    _bump(army_list, expected_version)
+    return ListFormation.objects.create(army_list=army_list, formation=formation, allied=allied, parent=parent,
+                                        via_box=via_box,
+                                        order=_next_order(ListFormation.objects.filter(army_list=army_list)))
+
+
+@transaction.atomic
+def army_list_remove_formation(*, army_list: ArmyList, list_formation: ListFormation,
+                               expected_version: int | None = None) -> None:
+    if list_formation.army_list_id != army_list.pk:
+        raise ListOperationError("that formation belongs to another list")
+    _bump(army_list, expected_version)
+    list_formation.delete()
+
+
+@transaction.atomic
+def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
+                        list_formation: ListFormation | None = None, size_code: str | None = None,
+                        expected_version: int | None = None) -> ListUnit:
+    """Put a unit in a box: a box of the formation, or a force-level support box of the book."""
+    if list_formation is not None and list_formation.army_list_id != army_list.pk:
+        raise ListOperationError("that formation belongs to another list")
+    if list_formation is None:
+        box = hb.Box.objects.filter(handbook=army_list.handbook, formation__isnull=True, code=box_code).first()
+    else:
+        box = hb.Box.objects.filter(formation_id=list_formation.formation_id, code=box_code).first()
+    if box is None:
+        raise ListOperationError(f"no box '{box_code}' here")
+    choice = box.choices.select_related("unit").filter(unit__code=unit_code).first()
+    if choice is None:
+        raise ListOperationError(f"the box '{box.name}' does not offer '{unit_code}'")
+    unit = choice.unit
+    sizes = list(unit.sizes.all())
+    size = next((s for s in sizes if s.code == size_code), None) if size_code else (sizes[0] if len(sizes) == 1 else None)
+    if size_code and size is None:
+        raise ListOperationError(f"{unit.name} has no size '{size_code}'")
+    _bump(army_list, expected_version)
+    return ListUnit.objects.create(army_list=army_list, list_formation=list_formation, box=box, unit=unit, size=size,
+                                   order=_next_order(ListUnit.objects.filter(army_list=army_list,
+                                                                             list_formation=list_formation)))
+
+
+@transaction.atomic
+def army_list_remove_unit(*, army_list: ArmyList, list_unit: ListUnit, expected_version: int | None = None) -> None:
+    if list_unit.army_list_id != army_list.pk:
+        raise ListOperationError("that unit belongs to another list")
+    _bump(army_list, expected_version)
+    list_unit.delete()
+
+
+@transaction.atomic
+def army_list_set_size(*, army_list: ArmyList, list_unit: ListUnit, size_code: str,
+                       expected_version: int | None = None) -> ListUnit:
+    if list_unit.army_list_id != army_list.pk:
+        raise ListOperationError("that unit belongs to another list")
+    size = hb.SizeOption.objects.filter(unit_id=list_unit.unit_id, code=size_code).first()
+    if size is None:
+        raise ListOperationError(f"{list_unit.unit.name} has no size '{size_code}'")
+    _bump(army_list, expected_version)
+    list_unit.size = size
+    ListUnit.objects.filter(pk=list_unit.pk).update(size=size)
+    return list_unit
+
+
+@transaction.atomic
+def army_list_set_upgrade(*, army_list: ArmyList, list_unit: ListUnit, upgrade_code: str, quantity: int,
+                          expected_version: int | None = None) -> None:
+    """Take an option (quantity ≥ 1) or drop it (quantity 0). ``upgrade_code`` is '<group>/<option>'."""
+    if list_unit.army_list_id != army_list.pk:
+        raise ListOperationError("that unit belongs to another list")
+    group_code, _, option_code = upgrade_code.partition("/")
+    upgrade = hb.Upgrade.objects.filter(group__unit_id=list_unit.unit_id, group__code=group_code,
+                                        code=option_code).first()
+    if upgrade is None:
+        raise ListOperationError(f"{list_unit.unit.name} has no option '{upgrade_code}'")
+    if quantity < 0 or quantity > 100:
+        raise ListOperationError("quantity must be between 0 and 100")
+    _bump(army_list, expected_version)
+    if quantity == 0:
+        ListUpgrade.objects.filter(list_unit=list_unit, upgrade=upgrade).delete()
+    else:
+        ListUpgrade.objects.update_or_create(list_unit=list_unit, upgrade=upgrade, defaults={"quantity": quantity})
+
+
+@transaction.atomic
+def army_list_add_card(*, army_list: ArmyList, card_code: str, target_formation: ListFormation | None = None,
+                       target_unit: ListUnit | None = None, expected_version: int | None = None) -> ListCard:
+    card = hb.CommandCard.objects.filter(handbook=army_list.handbook, code=card_code).first()
+    if card is None:
+        raise ListOperationError(f"{army_list.handbook.name} has no command card '{card_code}'")
+    for target in (target_formation, target_unit):
+        if target is not None and target.army_list_id != army_list.pk:
+            raise ListOperationError("the card's target belongs to another list")
+    if target_formation is not None and target_unit is not None:
+        raise ListOperationError("a card goes to one formation or one unit, not both")
+    _bump(army_list, expected_version)
+    return ListCard.objects.create(army_list=army_list, card=card, target_formation=target_formation,
+                                   target_unit=target_unit,
+                                   order=_next_order(ListCard.objects.filter(army_list=army_list)))
+
+
+@transaction.atomic
+def army_list_remove_card(*, army_list: ArmyList, list_card: ListCard, expected_version: int | None = None) -> None:
+    if list_card.army_list_id != army_list.pk:
+        raise ListOperationError("that card belongs to another list")
+    _bump(army_list, expected_version)
+    list_card.delete()
+
+
+def army_list_import(*, doc, owner=None, session_key: str = "", name: str | None = None) -> ArmyList:
+    """Create a list from a JSON document; every problem is reported at once and nothing is written on any."""
+    problems = validate_list_document(doc)
+    if problems:
+        raise ListDocumentError(problems)
+    force, problems = resolve_force(doc, DbCatalog())
+    if problems:
+        raise ListDocumentError(problems)
+    return _write_document(doc, owner=owner, session_key=session_key, name=name)
+
+
+@transaction.atomic
+def _write_document(doc: dict, *, owner, session_key: str, name: str | None) -> ArmyList:
+    def book(ref):
+        return hb.Handbook.objects.select_related("system").get(system__code=doc["system"], code=ref["code"],
+                                                                revision=ref["revision"])
+
+    handbook = book(doc["handbook"])
+    army_list = ArmyList.objects.create(
+        owner=owner, session_key=session_key if owner is None else "", name=(name or doc["name"])[:120],
+        system=handbook.system, handbook=handbook, points_limit=doc.get("points_limit"),
+        variant=doc.get("variant") or "", year=doc.get("year"), notes=doc.get("notes", ""),
+    )
+    by_pointer: dict[str, object] = {}
+    formations_created: list[ListFormation] = []
+
+    def write_unit(unit_doc, book_obj, list_formation, order, pointer):
+        box = hb.Box.objects.get(handbook=book_obj, code=unit_doc["box"])
+        unit = hb.UnitEntry.objects.get(handbook=book_obj, code=unit_doc["unit"])
+        size = unit.sizes.get(code=unit_doc["size"]) if unit_doc.get("size") else None
+        list_unit = ListUnit.objects.create(army_list=army_list, list_formation=list_formation, box=box, unit=unit,
+                                            size=size, order=order, letter=unit_doc.get("letter", ""),
+                                            outflank=unit_doc.get("outflank", ""))
+        for item in unit_doc.get("upgrades", []):
+            group_code, _, option_code = item["upgrade"].partition("/")
+            upgrade = hb.Upgrade.objects.get(group__unit=unit, group__code=group_code, code=option_code)
+            chosen, created = ListUpgrade.objects.get_or_create(list_unit=list_unit, upgrade=upgrade,
+                                                                defaults={"quantity": item.get("quantity", 1)})
+            if not created:  # the same option listed twice: add the quantities
+                ListUpgrade.objects.filter(pk=chosen.pk).update(quantity=F("quantity") + item.get("quantity", 1))
+        by_pointer[pointer] = list_unit
+
+    for index, item in enumerate(doc.get("formations", [])):
+        book_obj = book(item["handbook"]) if "handbook" in item else handbook
+        formation = hb.Formation.objects.get(handbook=book_obj, code=item["formation"])
+        parent = formations_created[int(item["parent"].rsplit("/", 1)[1])] if "parent" in item else None
+        via_box = hb.Box.objects.get(handbook=book_obj, code=item["via_box"]) if "via_box" in item else None
+        list_formation = ListFormation.objects.create(army_list=army_list, formation=formation,
+                                                      allied=item.get("allied", False), order=index,
+                                                      letter=item.get("letter", ""), parent=parent, via_box=via_box)
+        formations_created.append(list_formation)
+        by_pointer[f"/formations/{index}"] = list_formation
+        for u_index, unit_doc in enumerate(item.get("units", [])):
+            write_unit(unit_doc, book_obj, list_formation, u_index, f"/formations/{index}/units/{u_index}")
+    for index, unit_doc in enumerate(doc.get("support", [])):
+        write_unit(unit_doc, handbook, None, index, f"/support/{index}")
+    for index, item in enumerate(doc.get("cards", [])):
+        target = by_pointer.get(item.get("target")) if item.get("target") else None
+        ListCard.objects.create(army_list=army_list, card=hb.CommandCard.objects.get(handbook=handbook, code=item["card"]),
+                                target_formation=target if isinstance(target, ListFormation) else None,
+                                target_unit=target if isinstance(target, ListUnit) else None, order=index)
+    return army_list
+
+
+def army_list_copy(*, army_list: ArmyList, owner=None, session_key: str = "", name: str | None = None) -> ArmyList:
+    """A full copy through the JSON format, so the copy is exactly what an export/import would give."""
+    from .selectors import army_list_document
+
+    doc = army_list_document(army_list)
+    return _write_document(doc, owner=owner, session_key=session_key, name=name or f"Copy of {army_list.name}")
+
+
+def army_list_delete(*, army_list: ArmyList) -> None:
+    army_list.delete()
+
+
+def document_problem(pointer: str, message: str) -> ListDocumentError:
+    return ListDocumentError([ListProblem(pointer, message)])

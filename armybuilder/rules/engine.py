@@ -1,0 +1,20 @@
+"""Entry point: pick the system's rules module and run it."""
+from . import fow
+from .force import Force
+from .report import ERROR, Report
+
+MODULES = {fow.SYSTEM: fow}
+
+
+def register(module) -> None:
+    MODULES[module.SYSTEM] = module
+
+
+def check(force: Force) -> Report:
+    report = Report(system=force.system, points_limit=force.points_limit)
+    module = MODULES.get(force.system)
+    if module is None:
+        report.add("force.system.unsupported", ERROR, f"No rules are known for the system '{force.system}'.", "/system")
+        return report
+    module.check(force, report)
+    return report

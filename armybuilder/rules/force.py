@@ -1,0 +1,75 @@
+"""A player's force, resolved against game data: what the engine checks.
+
+Pointers are JSON pointers into the list's JSON document (format v1), so the
+same pointer names a place in an exported file, an import error and the
+builder page.
+"""
+from dataclasses import dataclass, field
+
+from .gamedata import BoxData, CardData, FormationData, HandbookData, SizeData, UnitData, UpgradeData
+
+
+@dataclass(frozen=True, slots=True)
+class ForceUpgrade:
+    upgrade: UpgradeData
+    quantity: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ForceUnit:
+    pointer: str
+    box: BoxData
+    unit: UnitData
+    size: SizeData | None = None
+    upgrades: tuple = ()  # ForceUpgrade
+    formation_index: int | None = None  # None: force-level support
+    letter: str = ""
+    outflank: str = ""  # War Ain't Fair: left | right, kept secret from the opponent
+
+    @property
+    def teams(self) -> int:
+        return self.size.teams if self.size else 0
+
+    @property
+    def is_support(self) -> bool:
+        return self.formation_index is None or not self.box.part_of_formation
+
+
+@dataclass(frozen=True, slots=True)
+class ForceFormation:
+    pointer: str
+    index: int
+    handbook: HandbookData
+    formation: FormationData
+    allied: bool = False
+    units: tuple = ()  # ForceUnit
+    parent_index: int | None = None  # Operation WW2: bought with the options of another formation
+    via_box: BoxData | None = None
+    letter: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ForceCard:
+    pointer: str
+    card: CardData
+    target_pointer: str | None = None
+    target: ForceFormation | ForceUnit | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Force:
+    system: str
+    handbook: HandbookData
+    name: str = ""
+    points_limit: int | None = None
+    variant: str | None = None
+    year: int | None = None
+    formations: tuple = ()
+    support: tuple = ()  # ForceUnit from force-level support boxes
+    cards: tuple = ()
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def all_units(self):
+        for formation in self.formations:
+            yield from formation.units
+        yield from self.support

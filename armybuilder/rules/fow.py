@@ -1,0 +1,315 @@
+"""Flames of War (4th edition) force-building rules."""
+from collections import Counter, defaultdict
+
+from . import generic
+from .force import Force, ForceFormation, ForceUnit
+from .gamedata import in_variant
+from .report import ERROR, WARNING, Report, RuleRef
+
+SYSTEM = "fow4"
+BOOK = "Flames of War rulebook, Building a Force"
+
+
+def _rule(name: str, where: str = BOOK) -> RuleRef:
+    return RuleRef("Flames of War", name, where)
+
+
+RULES = {
+    "formations": _rule("A force needs at least one Formation"),
+    "hq": _rule("Every Formation has its HQ Unit", f"{BOOK}: Formation diagrams"),
+    "black_box": _rule("Black boxes are compulsory", f"{BOOK}: Formation diagrams"),
+    "grey_box": _rule("At most one Unit from each box", f"{BOOK}: Formation diagrams"),
+    "box": _rule("Units come from the boxes of the diagram", f"{BOOK}: Formation diagrams"),
+    "support": _rule("Support from one Formation's diagram only", f"{BOOK}: Support Units"),
+    "same_book": _rule("All Formations from the same book, nation and division", f"{BOOK}: Multiple Formations"),
+    "allies": _rule("Allied Formations only from listed nations", f"{BOOK}: Allied Formations"),
+    "observer": _rule("One Observer Team per force", "Flames of War rulebook, Observers"),
+    "variant": _rule("Choose one variant and stick to it", f"{BOOK}: Variants and divisional symbols"),
+    "cards": _rule("Command Cards", "Command Card rules"),
+    "points": _rule("Points limit", f"{BOOK}: Points"),
+    "size": _rule("Unit size and points", "the handbook's unit entry"),
+    "upgrade": _rule("Unit options", "the handbook's unit entry"),
+    "constraint": _rule("Handbook restriction", "the handbook"),
+    "last_stand": _rule("Formation Last Stand", "Flames of War rulebook, Formation Last Stand"),
+}
+P = "fow"
+
+
+def check(force: Force, report: Report) -> None:
+    generic.sum_points(force, report)
+    check_formations(force, report)
+    generic.check_box_picks(force, report, P, RULES)
+    generic.check_unit_options(force, report, P, RULES)
+    check_variant(force, report)
+    check_support_sources(force, report)
+    check_same_book(force, report)
+    check_allies(force, report)
+    check_observers(force, report)
+    check_cards(force, report)
+    generic.check_constraints(force, report, P, RULES["constraint"])
+    generic.check_points_limit(force, report, RULES["points"], f"{P}.points.over_limit")
+    check_formation_strength(force, report)
+    figures(force, report)
+
+
+def formation_names(force: Force) -> str:
+    return generic.names(f.name for f in force.handbook.formations.values()
+                         if in_variant(f.variants, force.variant))
+
+
+def check_formations(force: Force, report: Report) -> None:
+    if not force.formations:
+        report.add(f"{P}.force.no_formation", ERROR, "The force has no formation.", "/formations",
+                   RULES["formations"], f"Add a formation from: {formation_names(force)}.")
+    elif all(f.allied for f in force.formations):
+        report.add(f"{P}.force.only_allied", ERROR,
+                   "Every formation is allied; the force needs at least one formation of its own nation.",
+                   "/formations", RULES["formations"], f"Add a formation from: {formation_names(force)}.")
+    for formation in force.formations:
+        if formation.handbook.system != SYSTEM:
+            report.add(f"{P}.formation.wrong_system", ERROR,
+                       f"{formation.formation.name} is not a Flames of War formation.", formation.pointer)
+
+
+def check_variant(force: Force, report: Report) -> None:
+    variants = force.handbook.variants
+    if force.variant is not None and force.variant not in variants:
+        report.add(f"{P}.variant.unknown", ERROR, f"'{force.variant}' is not a variant of {force.handbook.name}.",
+                   "/variant", RULES["variant"], f"Choose one of: {generic.names(variants.values())}.")
+        return
+    if variants and force.variant is None and _uses_variant_items(force):
+        report.add(f"{P}.variant.not_chosen", ERROR,
+                   f"{force.handbook.name} has variants and this force uses options tied to one; choose its variant.",
+                   "/variant", RULES["variant"], f"Choose one of: {generic.names(variants.values())}.")
+    for formation in force.formations:
+        if not formation.allied and not in_variant(formation.formation.variants, force.variant):
+            report.add(f"{P}.variant.option_not_in_variant", ERROR,
+                       f"{formation.formation.name} is not available to your chosen variant.", formation.pointer,
+                       RULES["variant"])
+
+
+def _uses_variant_items(force: Force) -> bool:
+    for formation in force.formations:
+        if formation.formation.variants:
+            return True
+    for unit in force.all_units():
+        if unit.unit.variants or (unit.size and unit.size.variants) or any(u.upgrade.variants for u in unit.upgrades):
+            return True
+        choice = unit.box.unit_choice(unit.unit.code)
+        if choice and choice.variants:
+            return True
+    return False
+
+
+def check_support_sources(force: Force, report: Report) -> None:
+    """Support comes from one diagram: one formation's Support column, or the book's force diagram."""
+    sources: dict[str, list[ForceUnit]] = defaultdict(list)
+    for formation in force.formations:
+        for unit in formation.units:
+            if not unit.box.part_of_formation:
+                sources[f"formation:{formation.formation.code}"].append(unit)
+    for unit in force.support:
+        sources["force"].append(unit)
+    if len(sources) > 1:
+        labels = [_source_label(force, key) for key in sources]
+        first, *others = list(sources)
+        for key in others:
+            for unit in sources[key]:
+                report.add(f"{P}.support.several_diagrams", ERROR,
+                           f"Support is taken from more than one diagram ({generic.names(labels)}); "
+                           f"{unit.unit.name} must go, or the other support must.",
+                           unit.pointer, RULES["support"], f"Take all support from {labels[0]} only.", unit.box.code)
+    # Each Support box is used at most its max across all copies of the same formation.
+    per_box = Counter(u.box.code for units in sources.values() for u in units if u.box.formation is not None)
+    for box_code, count in per_box.items():
+        box = next(u.box for units in sources.values() for u in units if u.box.code == box_code)
+        if count > box.max_picks:
+            report.add(f"{P}.support.box_reused", ERROR,
+                       f"The support box '{box.name}' is used {count} times in the force; it allows {box.max_picks}.",
+                       "/formations", RULES["support"], f"Remove {count - box.max_picks} unit(s) from it.", box.code)
+
+
+def _source_label(force: Force, key: str) -> str:
+    if key == "force":
+        return "the force diagram"
+    code = key.split(":", 1)[1]
+    formation = force.handbook.formations.get(code)
+    return f"the {formation.name if formation else code} diagram"
+
+
+def _higher(formation: ForceFormation) -> str:
+    return formation.formation.higher_formation or formation.handbook.higher_formation
+
+
+def check_same_book(force: Force, report: Report) -> None:
+    own = [f for f in force.formations if not f.allied]
+    if not own:
+        return
+    base_book, base_nation, base_higher = force.handbook.code, force.handbook.nation, _higher(own[0])
+    for formation in own:
+        problems = []
+        if formation.handbook.code != base_book:
+            problems.append(f"comes from {formation.handbook.name}, not {force.handbook.name}")
+        if formation.handbook.nation != base_nation:
+            problems.append(f"is {formation.handbook.nation_name or formation.handbook.nation}")
+        elif _higher(formation) and base_higher and _higher(formation) != base_higher:
+            problems.append(f"belongs to {_higher(formation)}, not {base_higher}")
+        if problems:
+            report.add(f"{P}.formation.mixed_sources", ERROR,
+                       f"{formation.formation.name} {'; '.join(problems)}. All formations must share book, nation "
+                       "and higher formation (allies excepted).", formation.pointer, RULES["same_book"],
+                       "Mark it as an Allied Formation if its nation is a permitted ally, or remove it.")
+
+
+def check_allies(force: Force, report: Report) -> None:
+    allowed = set(force.handbook.allied_nations)
+    for formation in force.formations:
+        if not formation.allied:
+            allowed |= formation.formation.allied_nations
+    allied = [f for f in force.formations if f.allied]
+    for formation in allied:
+        nation = formation.handbook.nation
+        if nation == force.handbook.nation:
+            report.add(f"{P}.allied.same_nation", ERROR,
+                       f"{formation.formation.name} is of your own nation; it cannot be an Allied Formation.",
+                       formation.pointer, RULES["allies"], "Take it as one of your own formations.")
+        elif nation not in allowed:
+            listed = generic.names(sorted(allowed)) or "none"
+            report.add(f"{P}.allied.nation_not_permitted", ERROR,
+                       f"{formation.formation.name} is {formation.handbook.nation_name or nation}; your diagrams list "
+                       f"allies from: {listed}.", formation.pointer, RULES["allies"],
+                       "Remove it, or choose an allied formation from a listed nation.")
+    if len(allied) > 1:
+        report.add(f"{P}.allied.more_than_one", WARNING,
+                   f"The force has {len(allied)} Allied Formations; the rules speak of one. Check your event's rules.",
+                   allied[1].pointer, RULES["allies"])
+
+
+def check_observers(force: Force, report: Report) -> None:
+    units = list(force.all_units())
+    observers = [u for u in units if u.unit.is_observer]
+    present = {u.unit.code for u in units if not u.unit.is_observer}
+    for extra in observers[1:]:
+        report.add(f"{P}.observer.too_many", ERROR,
+                   f"A force may have one Observer; {extra.unit.name} would be number {observers.index(extra) + 1}.",
+                   extra.pointer, RULES["observer"], f"Remove {extra.unit.name}.", extra.box.code)
+    for observer in observers:
+        source = observer.unit.observer_source
+        if source and source not in present:
+            source_name = _unit_name(force, source)
+            report.add(f"{P}.observer.source_missing", ERROR,
+                       f"{observer.unit.name} comes from {source_name}, which is not in the force.",
+                       observer.pointer, RULES["observer"], f"Add {source_name}, or remove the Observer.",
+                       observer.box.code)
+
+
+def _unit_name(force: Force, code: str) -> str:
+    for formation in force.formations:
+        if code in formation.handbook.units:
+            return formation.handbook.units[code].name
+    unit = force.handbook.units.get(code)
+    return unit.name if unit else code
+
+
+def check_cards(force: Force, report: Report) -> None:
+    per_force = Counter(c.card.code for c in force.cards)
+    seen_force_limit = set()
+    per_target = Counter()
+    rating_cards = defaultdict(list)
+    for card in force.cards:
+        data = card.card
+        if data.max_per_force is not None and per_force[data.code] > data.max_per_force \
+                and data.code not in seen_force_limit:
+            seen_force_limit.add(data.code)
+            report.add(f"{P}.card.over_force_limit", ERROR,
+                       f"{data.name} may be taken {data.max_per_force} time(s) per force, not {per_force[data.code]}.",
+                       card.pointer, RULES["cards"], f"Remove {per_force[data.code] - data.max_per_force} of them.")
+        if data.scope == "force":
+            if card.target is not None:
+                report.add(f"{P}.card.wrong_target", ERROR, f"{data.name} applies to the whole force, not to one part.",
+                           card.pointer, RULES["cards"], "Remove its target.")
+            continue
+        wanted = "formation" if data.scope == "formation" else "unit"
+        if card.target is None:
+            allowed = data.target_formations if wanted == "formation" else data.target_units
+            hint = _card_target_hint(force, data, wanted)
+            report.add(f"{P}.card.target_missing", ERROR,
+                       f"{data.name} must be given to a {wanted}{' in the force' if allowed else ''}; it has none.",
+                       card.pointer, RULES["cards"], hint)
+            continue
+        target_is_formation = isinstance(card.target, ForceFormation)
+        if (wanted == "formation") != target_is_formation:
+            report.add(f"{P}.card.wrong_target", ERROR, f"{data.name} is given to a "
+                       f"{'formation' if target_is_formation else 'unit'}, but it is a {wanted} card.",
+                       card.pointer, RULES["cards"], _card_target_hint(force, data, wanted))
+            continue
+        target_code = card.target.formation.code if target_is_formation else card.target.unit.code
+        allowed = data.target_formations if target_is_formation else data.target_units
+        if allowed and target_code not in allowed:
+            target_name = card.target.formation.name if target_is_formation else card.target.unit.name
+            report.add(f"{P}.card.wrong_target", ERROR, f"{data.name} cannot be given to {target_name}.",
+                       card.pointer, RULES["cards"], _card_target_hint(force, data, wanted))
+            continue
+        per_target[(data.code, card.target_pointer)] += 1
+        if per_target[(data.code, card.target_pointer)] == data.max_per_target + 1:
+            report.add(f"{P}.card.over_target_limit", ERROR,
+                       f"{data.name} is given to the same {wanted} more than {data.max_per_target} time(s).",
+                       card.pointer, RULES["cards"], "Remove the extra copy.")
+        if data.changes_rating and not target_is_formation:
+            rating_cards[card.target_pointer].append(card)
+    for cards in rating_cards.values():
+        for card in cards[1:]:
+            report.add(f"{P}.card.rating_twice", ERROR,
+                       f"{card.target.unit.name} already has a card that changes its ratings ({cards[0].card.name}); "
+                       f"{card.card.name} would be a second.", card.pointer, RULES["cards"], f"Remove {card.card.name}.")
+
+
+def _card_target_hint(force: Force, data, wanted: str) -> str | None:
+    if wanted == "formation":
+        candidates = [f.formation.name for f in force.formations
+                      if not data.target_formations or f.formation.code in data.target_formations]
+        allowed_names = [force.handbook.formations[c].name for c in sorted(data.target_formations)
+                         if c in force.handbook.formations]
+    else:
+        candidates = [u.unit.name for u in force.all_units()
+                      if not data.target_units or u.unit.code in data.target_units]
+        allowed_names = [force.handbook.units[c].name for c in sorted(data.target_units) if c in force.handbook.units]
+    if candidates:
+        return f"Give it to one of: {generic.names(dict.fromkeys(candidates))}."
+    if allowed_names:
+        return f"Add one of: {generic.names(allowed_names)}, or remove the card."
+    return None
+
+
+def check_formation_strength(force: Force, report: Report) -> None:
+    """A formation with fewer than two units of its own is destroyed at the start of the game."""
+    for formation in force.formations:
+        own = [u for u in formation.units if u.box.part_of_formation]
+        if formation.units or own:
+            if len(own) < 2 and not any(i.pointer == formation.pointer and i.severity == ERROR
+                                        for i in report.issues):
+                report.add(f"{P}.formation.too_few_units", WARNING,
+                           f"{formation.formation.name} has {len(own)} unit(s) of its own (support does not count); "
+                           "with fewer than two it fails its Formation Last Stand at once.",
+                           formation.pointer, RULES["last_stand"], "Add a unit from a grey or black box.")
+
+
+def game_units(unit: ForceUnit) -> int:
+    return unit.unit.game_units + sum(u.upgrade.adds_game_units * u.quantity for u in unit.upgrades)
+
+
+def figures(force: Force, report: Report) -> None:
+    units = list(force.all_units())
+    limit = force.points_limit
+    basis = limit if limit is not None else report.total_points
+    report.figures.update({
+        "formations": len(force.formations),
+        "allied_formations": sum(1 for f in force.formations if f.allied),
+        "purchases": len(units),
+        "game_units": sum(game_units(u) for u in units),
+        "teams": sum(u.teams for u in units),
+        "observers": sum(1 for u in units if u.unit.is_observer),
+        # In missions with Reserves at most 60% of the agreed points may start on the table.
+        "reserves_on_table_max": basis * 60 // 100,
+        "command_cards": len(force.cards),
+    })
