@@ -43,6 +43,9 @@ INSTALLED_APPS = [
     "template_partials",
     "handbooks",
     "armybuilder.lists",
+    "armybuilder.web",
+    "armybuilder.api",
+    "armybuilder.pdf",
 ]
 
 MIDDLEWARE = [

@@ -55,8 +55,8 @@ def handbook_document_load(doc, source: str, *, source_kind: str = "file") -> Fi
     result.kind, result.code = doc["kind"], doc["code"]
     with transaction.atomic():
         if doc["kind"] == "system":
-            _, changed = write_system(doc)
-            result.status = "updated" if changed else "unchanged"
+            _, created, changed = write_system(doc)
+            result.status = "created" if created else "updated" if changed else "unchanged"
             return result
         system = m.GameSystem.objects.get(code=doc["system"])
         digest = content_hash(doc)

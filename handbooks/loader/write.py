@@ -20,11 +20,12 @@ def content_hash(doc: dict) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def write_system(doc: dict) -> tuple[m.GameSystem, bool]:
-    """Create or update a game system with its nations and profile types; True if anything changed."""
+def write_system(doc: dict) -> tuple[m.GameSystem, bool, bool]:
+    """Create or update a game system with its nations and profile types: (system, created, changed)."""
     system, created = m.GameSystem.objects.get_or_create(
         code=doc["code"], defaults={"name": doc["name"]}
     )
+    system_created = created
     changed = created
     fields = {"name": doc["name"], "uses_points": doc.get("uses_points", True), "description": doc.get("description", "")}
     if any(getattr(system, k) != v for k, v in fields.items()):
@@ -58,7 +59,7 @@ def write_system(doc: dict) -> tuple[m.GameSystem, bool]:
                 m.Characteristic.objects.filter(pk=obj.pk).update(**values)
                 changed = True
             changed |= created
-    return system, changed
+    return system, system_created, changed
 
 
 class _M2M:

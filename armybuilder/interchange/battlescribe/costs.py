@@ -5,7 +5,8 @@ Input: a *selection tree*, shaped like a BattleScribe roster::
     roster    = {"forces": [force, ...]}            # or just one force dict
     force     = {"catalogue": "<catalogue id>",     # whose entries the ids refer to
                  "entry": "<forceEntry id>",        # optional
-                 "selections": [selection, ...]}
+                 "selections": [selection, ...],
+                 "forces": [force, ...]}            # optional nested forces (allies)
     selection = {"entry": "<entry id>" | "<link id>::<entry id>",   # as .ros entryId
                  "group": "<group id>",             # optional: the group it was picked from
                  "number": 1,                       # optional, default 1
@@ -30,7 +31,8 @@ Semantics (BattleScribe 2.03, as documented in BSData's schema and wiki):
   matches a selection whose entry path, group or categories hold the id;
   ``model``/``unit``/``upgrade`` match the entry type; ``any`` matches all.
   A cost-type field sums those selections' costs instead.
-* Scopes: ``self``, ``parent``, ``force``, ``roster``, ``ancestor`` (for
+* Scopes: ``self``, ``parent``, ``force`` (with its nested forces when
+  ``includeChildForces``), ``roster`` (every force), ``ancestor`` (for
   instanceOf), or an id: the nearest enclosing selection with that entry id,
   else a force with that entry or catalogue id. An unknown scope counts 0.
 * ``shared="false"`` is treated like shared (counts through any link), and
@@ -80,8 +82,6 @@ def _query_problem(q: dict, cost_ids: set[str], *, repeat: bool = False) -> str 
     scope = q.get("scope", "")
     if scope in ("primary-category", "primary-catalogue") or not scope:
         return f"scope {scope!r} is not supported"
-    if q.get("forces"):
-        return "includeChildForces is not supported"
     if repeat:
         if not q.get("value"):
             return "a repeat with value 0 never ends"
@@ -143,6 +143,7 @@ class _Force:
     catalogue_id: str
     entry_id: str
     children: list[_Sel] = field(default_factory=list)
+    forces: list["_Force"] = field(default_factory=list)  # nested forces (e.g. allied)
 
 
 @dataclass
@@ -208,13 +209,26 @@ class CostEvaluator:
     # evaluating
     def evaluate(self, roster: dict) -> CostResult:
         forces_in = roster.get("forces") if isinstance(roster, dict) and "forces" in roster else [roster]
+
+        def build_forces(items, where: str) -> list[_Force]:
+            out = []
+            for fi, f in enumerate(items):
+                here = f"{where}[{fi}]"
+                if not isinstance(f, dict) or not f.get("catalogue"):
+                    raise SelectionTreeError(f"{here}: a force needs a 'catalogue' id")
+                force = _Force(catalogue_id=f["catalogue"], entry_id=f.get("entry", ""))
+                force.children = self._build(f.get("selections", []), None, force, here)
+                force.forces = build_forces(f.get("forces", []), f"{here}.forces")
+                out.append(force)
+            return out
+
         forces = []
-        for fi, f in enumerate(forces_in):
-            if not isinstance(f, dict) or not f.get("catalogue"):
-                raise SelectionTreeError(f"forces[{fi}]: a force needs a 'catalogue' id")
-            force = _Force(catalogue_id=f["catalogue"], entry_id=f.get("entry", ""))
-            force.children = self._build(f.get("selections", []), None, force, f"forces[{fi}]")
-            forces.append(force)
+        for force in build_forces(forces_in, "forces"):
+            stack = [force]
+            while stack:  # the roster is every force, nested ones included
+                f = stack.pop(0)
+                forces.append(f)
+                stack.extend(f.forces)
         self._roster = forces
         self._busy: set[int] = set()
         totals: dict[str, float] = {}
@@ -332,7 +346,16 @@ class CostEvaluator:
         target = self._scope(q, sel)
         if target is None:
             return 0
-        roots = [c for f in target for c in f.children] if isinstance(target, list) else target.children
+        if isinstance(target, list):
+            roots = [c for f in target for c in f.children]
+        elif isinstance(target, _Force) and q.get("forces"):
+            roots, stack = [], [target]
+            while stack:
+                f = stack.pop()
+                roots.extend(f.children)
+                stack.extend(f.forces)
+        else:
+            roots = target.children
         deep = q.get("children", False)
         fld = q["field"]
         total = 0.0

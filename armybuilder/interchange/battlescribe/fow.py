@@ -104,6 +104,7 @@ class FowMapper:
         self.constraints: dict[str, dict] = {}
         self.checked: set[int] = set()  # id() of entries whose modifiers/constraints were reported
         self.used_nodes: set[str] = set()
+        self.reported_options: set[str] = set()
 
     # -- helpers --------------------------------------------------------
     def code(self, ident: str, what: str) -> str:
@@ -148,6 +149,8 @@ class FowMapper:
         for c in entry.constraints:
             if c["field"] != "selections" or c.get("percent"):
                 continue
+            if c["value"] < 0:  # BattleScribe writes -1 for "no limit"
+                continue
             if c["scope"] == "parent" or (root and c["scope"] in ("force", "roster")):
                 if c["type"] == "min":
                     lo = int(c["value"]) if lo is None else max(lo, int(c["value"]))
@@ -190,8 +193,9 @@ class FowMapper:
             if c["field"] == "selections" and not c.get("percent") and c["scope"] in ("force", "roster"):
                 if root:
                     continue  # a root entry's box carries it
-                self.force_constraint(c, entry, target_kind, target_code)
-                continue
+                if target_code and not entry.is_group:
+                    self.force_constraint(c, entry, target_kind, target_code)
+                    continue
             kept.append(c)
             if first:
                 self.report.warning(c["id"], "constraint", f"{c['type']} {c['value']} {c['field']} in scope "
@@ -360,6 +364,16 @@ class FowMapper:
                     size_group = c
                     break
         model_sets = self.model_count_sets(entry)
+        team_group, team_offset = None, 0
+        if size_group is None and not model_sets:
+            for c in candidates:
+                lo, hi = c.limits()
+                leaves = self.leaves(c)
+                if (lo and hi and 1 <= lo <= hi <= 50 and (lo, hi) != (1, 1) and leaves
+                        and all(e.node.type == "model" for e in leaves)):
+                    team_group = c
+                    team_offset = min(e.costs.get(self.pts, 0) for e in leaves)
+                    break
         sizes: list[dict] = []
         upgrade_groups: list[dict] = []
         group_extra: dict = {}
@@ -371,15 +385,32 @@ class FowMapper:
                               "extra": {"bs": {"models": n, "comparison": ctype}}})
             extra["sizes_from"] = "model-count cost modifiers"
             self.report.counts["sizes"] += len(sizes)
+        elif team_group is not None:
+            # "2-5 tanks, each priced": a size per team count at the cheapest team's price
+            # (plus the unit's own cost); dearer teams cost the difference per team.
+            lo, hi = team_group.limits()
+            for n in range(lo, hi + 1):
+                points = base + n * team_offset
+                sizes.append({"code": safe_code(f"{code}/n{n}"), "label": f"{n} teams", "teams": n,
+                              "points": as_points(max(points, 0), self.report, code, "size"),
+                              "extra": {"bs": {"models": n, "team_group": team_group.path}}})
+                if points < 0:
+                    self.report.error(code, "size", f"{n} teams cost {points} (negative); stored as 0")
+            extra["sizes_from"] = f"team count of {team_group.path}"
+            self.report.counts["sizes"] += len(sizes)
         elif size_group is not None:
             for leaf in self.leaves(size_group):
                 sizes.append(self.size_option(leaf, base, code, profiles, rules, upgrade_groups, group_extra))
             extra["sizes_from"] = size_group.path
             extra.update({"size_group": {"id": size_group.path, "name": size_group.name}})
         if not sizes:
+            if base < 0:
+                self.report.error(code, "unit", f"unit {name!r} costs {base} (negative) and has no size options; "
+                                  "stored as 0 (the evaluator prices it from the BattleScribe data)")
             sizes.append({"code": safe_code(f"{code}/base"), "label": name,
-                          "teams": self.teams_in(name), "points": as_points(base, self.report, code, "size"),
-                          "extra": {"bs": {"entry": node.id, "single": True}}})
+                          "teams": self.teams_in(name),
+                          "points": as_points(max(base, 0), self.report, code, "size"),
+                          "extra": {"bs": {"entry": node.id, "single": True, "cost": base}}})
             self.report.counts["sizes"] += 1
 
         # Other children: upgrade groups and command cards.
@@ -392,7 +423,8 @@ class FowMapper:
             if not child.is_group and self.is_card(child):
                 self.card(child, "unit", ("units", code))
                 continue
-            self.upgrade_group(child, code, profiles, rules, upgrade_groups, group_extra, parent=None)
+            self.upgrade_group(child, code, profiles, rules, upgrade_groups, group_extra, parent=None,
+                               offset=team_offset if child is team_group else 0)
 
         doc["sizes"] = sizes
         if upgrade_groups:
@@ -440,7 +472,8 @@ class FowMapper:
         self.report.counts["sizes"] += 1
         return size
 
-    def upgrade_group(self, child: Entry, unit_code: str, profiles, rules, groups, group_extra, parent) -> None:
+    def upgrade_group(self, child: Entry, unit_code: str, profiles, rules, groups, group_extra, parent,
+                      offset: float = 0) -> None:
         """A group (or a lone entry) under a unit becomes one upgrade group; nested groups are flattened."""
         if child.is_group:
             options_in = []
@@ -466,7 +499,7 @@ class FowMapper:
         options = []
         for leaf in options_in:
             options.append(self.upgrade_option(leaf, unit_code, profiles, rules, groups, group_extra,
-                                               lone=not child.is_group))
+                                               lone=not child.is_group, offset=offset))
         g = {"code": code, "name": clean_name(strip_order(name)[1], "Options"), "options": options}
         info: dict = {"bs": {"id": child.path, "kind": "group" if child.is_group else "entry"}}
         if parent:
@@ -495,14 +528,17 @@ class FowMapper:
         groups.append(g)
         self.report.counts["upgrade groups"] += 1
 
-    def upgrade_option(self, leaf: Entry, unit_code, profiles, rules, groups, group_extra, lone: bool) -> dict:
+    def upgrade_option(self, leaf: Entry, unit_code, profiles, rules, groups, group_extra, lone: bool,
+                       offset: float = 0) -> dict:
         self.used_nodes.add(leaf.node.id)
         lo, hi = leaf.limits()
         cost = leaf.costs.get(self.pts, 0)
         code = self.code(leaf.path, "upgrade")
         opt = {"code": code, "name": clean_name(leaf.name, "Option"),
-               "points": as_points(cost, self.report, leaf.path, "upgrade")}
-        extra = {"bs": {"entry": leaf.node.id, "path": leaf.path, "type": leaf.node.type}}
+               "points": as_points(cost - offset, self.report, leaf.path, "upgrade")}
+        extra = {"bs": {"entry": leaf.node.id, "path": leaf.path, "type": leaf.node.type, "cost": cost}}
+        if offset:
+            extra["included_in_size"] = offset
         if hi is None:
             extra["unbounded"] = True
             qty = MAX_COUNT if leaf.node.type == "model" else 1
@@ -662,19 +698,51 @@ class FowMapper:
         self.report.counts["boxes"] += 1
         return box
 
+    def unit_like(self, entry: Entry) -> bool:
+        """A unit, or an entry with content (children, stats); not a bare priced option."""
+        if entry.node.type == "unit" or entry.children:
+            return True
+        profiles: dict = {}
+        rules: dict = {}
+        self.collect_info(entry.node, entry.catalogue_id, profiles, rules, "")
+        return any(self.ptypes.get(p.type_id, {}).get("applies_to") in ("unit", "weapon")
+                   for p, _ in profiles.values())
+
+    def formation_option(self, entry: Entry, formation_code: str) -> dict:
+        """A bare formation-level choice (e.g. a points-changing rating); extra only."""
+        self.used_nodes.add(entry.node.id)
+        lo, hi = entry.limits()
+        option = {"id": entry.path, "name": entry.name, "type": entry.type,
+                  "points": entry.costs.get(self.pts, 0), "min": lo, "max": hi}
+        option.update(self.extras(entry, "formation", formation_code))
+        if entry.is_group:
+            option["choices"] = [self.formation_option(leaf, formation_code) for leaf in self.leaves(entry)]
+            return option
+        if entry.path not in self.reported_options:
+            self.reported_options.add(entry.path)
+            self.report.warning(entry.path, "formation option", f"{entry.name!r} (cost {option['points']}) is a "
+                                "formation-level choice, not a unit; kept in the formation's extra only")
+            self.report.counts["formation options"] += 1
+        return option
+
     # -- formations -------------------------------------------------------------
     def formation(self, entry: Entry) -> None:
         code = self.code(entry.path if entry.link else entry.node.id, "formation")
         if code in self.formation_codes:
             return
         self.used_nodes.add(entry.node.id)
-        boxes = []
+        boxes: list[dict] = []
+        options: list[dict] = []
         for i, child in enumerate(self.resolved_children(entry)):
             if self.is_card_group(child):
                 self.cards_from(child, "formation", ("formations", code))
                 continue
             if not child.is_group and self.is_card(child):
                 self.card(child, "formation", ("formations", code))
+                continue
+            if not (self.unit_like(child) if not child.is_group
+                    else any(self.unit_like(leaf) for leaf in self.leaves(child))):
+                options.append(self.formation_option(child, code))
                 continue
             box = self.box(child, i, owner=code)
             if box is not None:
@@ -699,6 +767,8 @@ class FowMapper:
             if c["field"] == "selections" and c["scope"] in ("parent", "force", "roster") and not c.get("percent"):
                 self.force_constraint({**c, "scope": "force" if c["scope"] == "parent" else c["scope"]},
                                       entry, "formation", code)
+        if options:
+            extra["options"] = options
         cost = self.base_cost(entry)
         if cost:
             extra["points"] = cost

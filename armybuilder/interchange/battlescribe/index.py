@@ -93,10 +93,13 @@ class Entry:
         lo = hi = None
         for c in self.constraints:
             if c["field"] == "selections" and c["scope"] == "parent" and not c.get("percent"):
+                value = int(c["value"])
+                if value < 0:  # BattleScribe writes -1 for "no limit"
+                    continue
                 if c["type"] == "min":
-                    lo = int(c["value"])
+                    lo = value
                 elif c["type"] == "max":
-                    hi = int(c["value"])
+                    hi = value
         return lo, hi
 
 

@@ -1,0 +1,143 @@
+"""Import a BattleScribe game system and its catalogues as handbook revisions.
+
+Order of work: read every file safely (any unreadable file stops the import
+before anything is written), build the index, map each non-library catalogue
+onto a handbook document, then load the extended system document and every
+handbook in one transaction through the handbooks service.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .fow import map_catalogue
+from .index import Index
+from .nations import nation_for
+from .nodes import Catalogue
+from .parse import parse_document
+from .report import CatalogueReport, ImportReport
+from .safe_read import DEFAULT_LIMITS, XML_SUFFIXES, ZIP_SUFFIXES, BattleScribeReadError, ReadLimits, read_document
+from .system import profile_type_table, system_document
+
+SUFFIXES = set(XML_SUFFIXES) | set(ZIP_SUFFIXES)
+
+
+@dataclass
+class MappedLibrary:
+    index: Index | None = None
+    system_doc: dict | None = None
+    documents: list[tuple[CatalogueReport, dict]] = field(default_factory=list)
+    report: ImportReport = field(default_factory=ImportReport)
+
+
+def data_files(paths: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            files += sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in SUFFIXES)
+        else:
+            files.append(path)
+    return files
+
+
+def read_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS, report: ImportReport | None = None
+                 ) -> tuple[Catalogue | None, list[Catalogue], ImportReport]:
+    """Read and parse every file; problems go to ``report.read_errors``."""
+    report = report or ImportReport()
+    raws = []
+    for path in data_files(paths):
+        try:
+            raws.append(read_document(path, limits=limits))
+        except BattleScribeReadError as exc:
+            report.read_errors.append(str(exc))
+    systems = [r for r in raws if r.kind == "gameSystem"]
+    if len(systems) != 1:
+        report.read_errors.append(f"exactly one game system (.gst/.gstz) is needed, found {len(systems)}"
+                                  + (": " + ", ".join(r.source for r in systems) if systems else ""))
+        return None, [], report
+    system = parse_document(systems[0])
+    cost_ids = {c.id for c in system.cost_types}
+    char_ids = {c[0] for p in system.profile_types for c in p.characteristics}
+    catalogues = []
+    seen: dict[str, str] = {}
+    for raw in raws:
+        if raw.kind != "catalogue":
+            continue
+        cat = parse_document(raw, cost_ids=cost_ids, characteristic_ids=char_ids)
+        if cat.game_system_id != system.id:
+            report.read_errors.append(f"{raw.source}: belongs to game system {cat.game_system_id!r}, "
+                                      f"not {system.id!r} ({system.name})")
+            continue
+        if cat.id in seen:
+            report.read_errors.append(f"{raw.source}: catalogue id {cat.id!r} is also used by {seen[cat.id]}")
+            continue
+        seen[cat.id] = raw.source
+        catalogues.append(cat)
+    return system, catalogues, report
+
+
+def map_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS) -> MappedLibrary:
+    """Read and map, without touching the database."""
+    out = MappedLibrary()
+    started = time.perf_counter()
+    system, catalogues, report = read_library(paths, limits=limits, report=out.report)
+    report.parse_seconds = time.perf_counter() - started
+    if report.read_errors or system is None:
+        return out
+    started = time.perf_counter()
+    index = Index(system, catalogues)
+    out.index = index
+    sys_report = CatalogueReport(source=system.source, catalogue_id=system.id, name=system.name,
+                                 revision=system.revision, handbook_code="fow4")
+    report.system = sys_report
+    sys_report.counts["profile types"] = len(index.profile_types)
+    sys_report.counts["categories"] = len(system.categories)
+    for owner, element, where in system.unknown:
+        sys_report.warning(owner, element, f"element <{element}> in {where} is not understood; ignored")
+    for force in system.force_entries:
+        sys_report.info(force.id, "forceEntry", f"force {force.name!r}: its category limits (e.g. at least one "
+                        "formation) are Flames of War rules the rules engine checks itself; not imported as data")
+        for cl in force.category_links:
+            for c in cl.constraints:
+                sys_report.info(c["id"], "constraint", f"{c['type']} {c['value']} of category "
+                                f"{index.category_names.get(cl.target_id, cl.target_id)!r} per force: a rules-engine "
+                                "rule, not data")
+    for rule in system.shared_rules:
+        sys_report.counts["shared rules"] += 1
+    for node in system.shared_entries:
+        sys_report.info(node.id, "shared selectionEntry", f"{node.name!r} in the game system is imported only "
+                        "where a catalogue links it")
+    ptypes = profile_type_table(index)
+    for cat in catalogues:
+        code, _, _, matched = nation_for(cat.name, cat.source)
+        rep = CatalogueReport(source=cat.source, catalogue_id=cat.id, name=cat.name, revision=cat.revision,
+                              handbook_code=cat.id, nation=code)
+        if not matched:
+            rep.warning(cat.id, "catalogue", f"nation not recognised from the name {cat.name!r}; using {code!r}")
+        report.catalogues.append(rep)
+        if cat.library:
+            rep.status = "library"
+            rep.info(cat.id, "catalogue", "library catalogue: its entries are imported where other catalogues use "
+                     "them, not as a handbook of its own")
+            continue
+        doc = map_catalogue(index, cat, rep, ptypes)
+        rep.status = "mapped"
+        out.documents.append((rep, doc))
+    out.system_doc = system_document(index, [c for c in catalogues if not c.library])
+    report.map_seconds = time.perf_counter() - started
+    return out
+
+
+def import_library(paths: list[Path], *, dry_run: bool = False, limits: ReadLimits = DEFAULT_LIMITS) -> ImportReport:
+    """Read, map and (unless ``dry_run``) load. Nothing is written unless every document loads."""
+    mapped = map_library(paths, limits=limits)
+    report = mapped.report
+    if report.read_errors or mapped.system_doc is None or dry_run:
+        return report
+    from .load import load_documents  # the only part that touches the database
+
+    started = time.perf_counter()
+    load_documents(mapped.system_doc, mapped.documents, report)
+    report.load_seconds = time.perf_counter() - started
+    return report

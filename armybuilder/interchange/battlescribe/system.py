@@ -1,0 +1,67 @@
+"""The fow4 game-system document extended with what BattleScribe data needs.
+
+Choice (see docs/battlescribe-import.md): profile types are added with their
+BattleScribe ids as codes and characteristic type ids as characteristic codes,
+instead of being mapped onto our hand-written ``tank-unit``/``weapon`` types.
+That keeps imports lossless (BS has types we lack, e.g. Unarmoured Tank Unit,
+Transport Attachment, Command Card), lets characteristic ``set``/``append``
+modifiers and roster exports use the ids unchanged, and never guesses a
+mapping between differently named characteristics.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from .index import Index
+from .nations import nation_for
+
+SYSTEM_CODE = "fow4"
+BASE_SYSTEM_FILE = Path(__file__).resolve().parents[3] / "handbooks" / "data" / "systems" / "flames-of-war.yaml"
+
+
+def applies_to(name: str) -> str:
+    lowered = name.lower()
+    if "command card" in lowered:
+        return "card"
+    if lowered == "weapon" or lowered.startswith("weapon"):
+        return "weapon"
+    return "unit"
+
+
+def base_system_doc() -> dict:
+    with BASE_SYSTEM_FILE.open(encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def profile_type_table(index: Index) -> dict[str, dict]:
+    return {p.id: {"applies_to": applies_to(p.name), "name": p.name,
+                   "characteristics": {c[0] for c in p.characteristics}}
+            for p in index.profile_types.values()}
+
+
+def system_document(index: Index, catalogues, base: dict | None = None) -> dict:
+    """The fow4 system doc plus every nation and profile type the imported catalogues need."""
+    doc = dict(base or base_system_doc())
+    doc["nations"] = list(doc.get("nations", []))
+    known = {n["code"] for n in doc["nations"]}
+    for cat in catalogues:
+        code, name, side, _ = nation_for(cat.name, cat.source)
+        if code not in known:
+            doc["nations"].append({"code": code, "name": name, "side": side})
+            known.add(code)
+    doc["profile_types"] = list(doc.get("profile_types", []))
+    have = {p["code"] for p in doc["profile_types"]}
+    for p in index.profile_types.values():
+        if p.id in have or not p.characteristics:
+            continue
+        seen = set()
+        chars = []
+        for cid, cname in p.characteristics:
+            if cid and cid not in seen:
+                seen.add(cid)
+                chars.append({"code": cid, "name": (cname or cid)[:200]})
+        doc["profile_types"].append({"code": p.id, "name": p.name[:200], "applies_to": applies_to(p.name),
+                                     "characteristics": chars})
+    return doc

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class WebConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "armybuilder.web"
+    label = "ab_web"
