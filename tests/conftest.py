@@ -18,3 +18,12 @@ def sample_data(db):
 def systems(db):
     """Only the game systems (nations, profile types), for loader tests with hand-written books."""
     call_command("load_handbooks", str(Path(settings.HANDBOOK_DATA_DIR) / "systems"), verbosity=0)
+
+
+@pytest.fixture(autouse=True)
+def fresh_game_data_cache():
+    """Handbook data is cached per process by primary key; test databases reuse keys, so start clean."""
+    from armybuilder.lists import gamedata
+
+    gamedata.clear_cache()
+    yield

@@ -6,15 +6,38 @@ process with a fixed number of queries, whatever its size, and cached.
 import threading
 from collections import defaultdict
 
+from django.db.models.signals import post_delete
+
 from handbooks import models as m
 from armybuilder.rules import gamedata as g
 
 _cache: dict[int, g.HandbookData] = {}
+_ids: dict[tuple[str, str, int], int] = {}
 _lock = threading.Lock()
 
 
 def clear_cache() -> None:
     _cache.clear()
+    _ids.clear()
+
+
+def _forget_handbook(sender, instance, **kwargs) -> None:
+    # Revisions are immutable, but a deleted row's key may be reused by the database.
+    clear_cache()
+
+
+def handbook_id(system: str, code: str, revision: int) -> int | None:
+    key = (system, code, revision)
+    pk = _ids.get(key)
+    if pk is None:
+        pk = m.Handbook.objects.filter(system__code=system, code=code, revision=revision).values_list(
+            "pk", flat=True).first()
+        if pk is not None:
+            _ids[key] = pk
+    return pk
+
+
+post_delete.connect(_forget_handbook, sender=m.Handbook, dispatch_uid="lists.gamedata.forget_handbook")
 
 
 def handbook_data(handbook_id: int) -> g.HandbookData:
@@ -143,4 +166,5 @@ def _build(handbook_id: int) -> g.HandbookData:
         period=hb.period, higher_formation=hb.higher_formation, points_set=hb.points_set, allied_nations=allied,
         variants=variants, units=units, formations=formations, boxes=boxes,
         support_boxes=tuple(boxes_by_formation[None]), cards=cards, constraints=constraints, rules=rules,
+        source=hb.source, extra=hb.extra,
     )

@@ -8,25 +8,15 @@ from armybuilder.rules.force import Force
 from armybuilder.rules.report import Report
 from handbooks.models import Handbook
 
-from .gamedata import handbook_data
+from .gamedata import handbook_data, handbook_id
 from .models import ArmyList, ListCard, ListFormation, ListUnit, ListUpgrade
-
-_handbook_ids: dict[tuple[str, str, int], int] = {}
-
 
 class DbCatalog:
     """Game data from the database, for resolving list documents."""
 
     def handbook(self, system: str, code: str, revision: int):
-        key = (system, code, revision)
-        pk = _handbook_ids.get(key)
-        if pk is None:
-            pk = Handbook.objects.filter(system__code=system, code=code, revision=revision).values_list(
-                "pk", flat=True).first()
-            if pk is None:
-                return None
-            _handbook_ids[key] = pk
-        return handbook_data(pk)
+        pk = handbook_id(system, code, revision)
+        return handbook_data(pk) if pk is not None else None
 
     def revisions(self, system: str, code: str) -> list[int]:
         return list(Handbook.objects.filter(system__code=system, code=code).order_by("revision").values_list(

@@ -1,9 +1,9 @@
 """Entry point: pick the system's rules module and run it."""
-from . import fow
+from . import fow, hof, oww2, waf
 from .force import Force
 from .report import ERROR, Report
 
-MODULES = {fow.SYSTEM: fow}
+MODULES = {module.SYSTEM: module for module in (fow, oww2, hof, waf)}
 
 
 def register(module) -> None:

@@ -35,8 +35,12 @@ RULES = {
 P = "fow"
 
 
+# Pricing plug-ins by handbook source; BattleScribe data may price units from modifiers over the whole force.
+PRICING: dict[str, type] = {}
+
+
 def check(force: Force, report: Report) -> None:
-    generic.sum_points(force, report)
+    generic.sum_points(force, report, PRICING.get(force.handbook.source, generic.Pricing)(force))
     check_formations(force, report)
     generic.check_box_picks(force, report, P, RULES)
     generic.check_unit_options(force, report, P, RULES)

@@ -210,6 +210,8 @@ class HandbookData:
     cards: dict = field(default_factory=dict, compare=False, hash=False)
     constraints: tuple = ()
     rules: dict = field(default_factory=dict, compare=False, hash=False)
+    source: str = "file"  # file | battlescribe
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def key(self) -> tuple[str, str, int]:

@@ -21,8 +21,23 @@ def card_points(card: ForceCard) -> int:
     return card.card.points
 
 
-def sum_points(force: Force, report: Report) -> None:
+class Pricing:
+    """How a system prices units and cards; a subclass can read the whole force (BattleScribe modifiers)."""
+
+    def __init__(self, force: Force):
+        self.force = force
+
+    def unit(self, unit: ForceUnit) -> int:
+        return unit_points(unit)
+
+    def card(self, card: ForceCard) -> int:
+        return card_points(card)
+
+
+def sum_points(force: Force, report: Report, pricing: Pricing | None = None) -> None:
     """Points per unit, per formation (its own units), support, cards and the total."""
+    pricing = pricing or Pricing(force)
+    unit_points, card_points = pricing.unit, pricing.card  # noqa: F811 - local names for the loop
     total = 0
     for formation in force.formations:
         own = 0
@@ -110,8 +125,13 @@ def check_unit_options(force: Force, report: Report, prefix: str, rules: dict) -
                            f"Remove {count - group.max_choices} of them.")
 
 
-def check_box_picks(force: Force, report: Report, prefix: str, rules: dict) -> None:
-    """Every unit sits in a box its formation offers; each box within its min/max; right units only."""
+def check_box_picks(force: Force, report: Report, prefix: str, rules: dict, codes: dict | None = None) -> None:
+    """Every unit sits in a box its formation offers; each box within its min/max; right units only.
+
+    ``codes`` renames the issue codes for systems with their own words (e.g. Operation WW2 count ranges).
+    """
+    codes = {"hq": f"{prefix}.hq.missing", "black": f"{prefix}.black_box.missing", "too_few": f"{prefix}.box.too_few",
+             "too_many": f"{prefix}.box.too_many", **(codes or {})}
     variant = force.variant
     for formation in force.formations:
         data = formation.formation
@@ -134,15 +154,15 @@ def check_box_picks(force: Force, report: Report, prefix: str, rules: dict) -> N
                 offered = choice_names(box, handbook, variant)
                 fix = f"Add {'one unit' if box.min_picks - count == 1 else f'{box.min_picks - count} units'} from: {names(offered)}."
                 if box.kind == "hq":
-                    report.add(f"{prefix}.hq.missing", ERROR, f"{data.name} has no HQ: the box '{box.name}' is empty.",
+                    report.add(codes["hq"], ERROR, f"{data.name} has no HQ: the box '{box.name}' is empty.",
                                formation.pointer, rules.get("hq"), fix, box.code)
                 else:
-                    code = f"{prefix}.black_box.missing" if box.kind == "black" else f"{prefix}.box.too_few"
+                    code = codes["black"] if box.kind == "black" else codes["too_few"]
                     report.add(code, ERROR, f"{data.name}: the compulsory box '{box.name}' needs "
                                f"{box.min_picks} unit{'s' if box.min_picks > 1 else ''}, it has {count}.",
                                formation.pointer, rules.get("black_box"), fix, box.code)
             if count > box.max_picks:
-                report.add(f"{prefix}.box.too_many", ERROR,
+                report.add(codes["too_many"], ERROR,
                            f"{data.name}: the box '{box.name}' holds at most {box.max_picks}, it has {count}.",
                            formation.pointer, rules.get("grey_box"), f"Remove {count - box.max_picks} unit(s) from it.",
                            box.code)

@@ -21,7 +21,6 @@ def build(army, formations, extra_units):
 
 def queries_for_snapshot(army):
     gamedata.clear_cache()
-    selectors._handbook_ids.clear()
     with CaptureQueriesContext(connection) as cold:
         selectors.army_list_force(army)
     with CaptureQueriesContext(connection) as warm:

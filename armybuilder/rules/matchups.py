@@ -1,0 +1,152 @@
+"""Figures that depend on two forces: Hail of Fire's Force Parity Procedure,
+War Ain't Fair's activation dice, and Flames of War's Reserves comparison.
+
+Where a rule leaves judgement to the players (which unit is more threatening,
+who has the heavy hitters), the answers come in as input and are recorded;
+the tool only suggests what it can measure (size, by team count).
+"""
+from dataclasses import dataclass, field
+
+from .force import Force, ForceUnit
+
+SIDES = ("a", "b")
+
+
+class MatchupError(ValueError):
+    """The match-up input does not fit the two forces."""
+
+
+# --- Hail of Fire ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ParityPair:
+    rank: int
+    unit_a: str  # pointer in force A
+    unit_b: str
+    threat: str | None  # "a" | "b" | None: whose unit is more threatening
+    heavy_hitter: str | None
+    size: str | None
+    points_a: int
+    points_b: int
+
+
+@dataclass
+class ParityResult:
+    pairs: list = field(default_factory=list)
+    unpaired_a: list = field(default_factory=list)
+    unpaired_b: list = field(default_factory=list)
+    total_a: int = 0
+    total_b: int = 0
+    stronger: str | None = None  # the side that takes the Penalty Points
+    penalty_points: int = 0
+    spending: dict | None = None  # {"break_points": n, "hero_points": n, "reductions": n}
+    suggestions: list = field(default_factory=list)  # per pair: the size winner by team count
+
+    def as_dict(self) -> dict:
+        return {"pairs": [p.__dict__ for p in self.pairs], "unpaired_a": self.unpaired_a,
+                "unpaired_b": self.unpaired_b, "total_a": self.total_a, "total_b": self.total_b,
+                "stronger": self.stronger, "penalty_points": self.penalty_points, "spending": self.spending,
+                "suggestions": self.suggestions}
+
+
+def _units(force: Force) -> dict[str, ForceUnit]:
+    return {u.pointer: u for u in force.all_units()}
+
+
+def _check_ranking(ranking: list[str], units: dict, who: str) -> None:
+    if sorted(ranking) != sorted(units) or len(set(ranking)) != len(ranking):
+        raise MatchupError(f"the ranking of force {who.upper()}'s units must list each of its {len(units)} units once")
+
+
+def size_suggestion(unit_a: ForceUnit, unit_b: ForceUnit) -> str | None:
+    if unit_a.teams == unit_b.teams:
+        return None
+    return "a" if unit_a.teams > unit_b.teams else "b"
+
+
+def hof_parity(a: Force, b: Force, *, ranking_a: list[str], ranking_b: list[str], judgements: list[dict],
+               spending: dict | None = None) -> ParityResult:
+    """Force Parity Procedure.
+
+    ``ranking_a`` is force A's units from strongest to weakest as ranked by B's player,
+    ``ranking_b`` force B's units as ranked by A's player. Units pair by rank. For each
+    pair ``judgements[i]`` says which side ("a", "b" or None) is more threatening (1 point),
+    has the heavy hitters (+1) and the size advantage (+1). Each unit without a partner
+    scores 2 for its side. The side with more takes the difference as Penalty Points,
+    spent as its own starting Break Points, Hero Points for the opponent, or reductions.
+    """
+    units_a, units_b = _units(a), _units(b)
+    _check_ranking(ranking_a, units_a, "a")
+    _check_ranking(ranking_b, units_b, "b")
+    paired = min(len(ranking_a), len(ranking_b))
+    if len(judgements) != paired:
+        raise MatchupError(f"{paired} pair(s) need a judgement each, {len(judgements)} given")
+    result = ParityResult()
+    for rank in range(paired):
+        judgement = judgements[rank] or {}
+        for key in ("threat", "heavy_hitter", "size"):
+            if judgement.get(key) not in (None, "a", "b"):
+                raise MatchupError(f"pair {rank + 1}: '{key}' must be 'a', 'b' or empty")
+        points = {"a": 0, "b": 0}
+        for key in ("threat", "heavy_hitter", "size"):
+            if judgement.get(key):
+                points[judgement[key]] += 1
+        unit_a, unit_b = units_a[ranking_a[rank]], units_b[ranking_b[rank]]
+        result.pairs.append(ParityPair(rank + 1, unit_a.pointer, unit_b.pointer, judgement.get("threat"),
+                                       judgement.get("heavy_hitter"), judgement.get("size"), points["a"], points["b"]))
+        result.suggestions.append({"size": size_suggestion(unit_a, unit_b)})
+        result.total_a += points["a"]
+        result.total_b += points["b"]
+    result.unpaired_a = ranking_a[paired:]
+    result.unpaired_b = ranking_b[paired:]
+    result.total_a += 2 * len(result.unpaired_a)
+    result.total_b += 2 * len(result.unpaired_b)
+    if result.total_a != result.total_b:
+        result.stronger = "a" if result.total_a > result.total_b else "b"
+        result.penalty_points = abs(result.total_a - result.total_b)
+    if spending is not None:
+        keys = ("break_points", "hero_points", "reductions")
+        if set(spending) - set(keys) or any(not isinstance(spending.get(k, 0), int) or spending.get(k, 0) < 0
+                                            for k in keys):
+            raise MatchupError("spending takes whole numbers for break_points, hero_points and reductions")
+        if sum(spending.get(k, 0) for k in keys) != result.penalty_points:
+            raise MatchupError(f"the Penalty Points spent must add up to {result.penalty_points}")
+        result.spending = {k: spending.get(k, 0) for k in keys}
+    return result
+
+
+# --- War Ain't Fair ------------------------------------------------------------------------------------
+
+def waf_activation_dice(a: Force, b: Force) -> dict:
+    """Units on both sides; the larger force's count minus 2 is the base; each side adjusts by its nation
+    (and +1 if every unit is elite). Shown with its working."""
+    count = {"a": sum(1 for _ in a.all_units()), "b": sum(1 for _ in b.all_units())}
+    base = max(count.values()) - 2
+    out = {"units": count, "base": base, "sides": {}}
+    for side, force in (("a", a), ("b", b)):
+        units = list(force.all_units())
+        nation = force.handbook.activation_modifier or 0
+        elite = 1 if units and all(u.unit.morale_level == "elite" for u in units) else 0
+        dice = max(base + nation + elite, 0)
+        working = f"{max(count.values())} units in the larger force − 2 = {base}; nation {nation:+d}"
+        if elite:
+            working += "; all elite +1"
+        out["sides"][side] = {"nation": force.handbook.nation_name or force.handbook.nation, "nation_modifier": nation,
+                              "all_elite_bonus": elite, "dice": dice, "working": f"{working} → {dice}"}
+    dice = {s: out["sides"][s]["dice"] for s in SIDES}
+    out["fewer_dice"] = None if dice["a"] == dice["b"] else min(SIDES, key=dice.get)
+    return out
+
+
+# --- Flames of War ----------------------------------------------------------------------------------------
+
+def fow_matchup(a: Force, b: Force, report_a, report_b) -> dict:
+    """Side-by-side figures; in Reserves missions each side may start 60% of its agreed points on the table."""
+    sides = {}
+    for side, force, report in (("a", a, report_a), ("b", b, report_b)):
+        sides[side] = {"points": report.total_points, "points_limit": force.points_limit,
+                       "reserves_on_table_max": report.figures.get("reserves_on_table_max"),
+                       "formations": report.figures.get("formations"), "game_units": report.figures.get("game_units")}
+    on_table = {s: sides[s]["reserves_on_table_max"] or 0 for s in SIDES}
+    more = None if on_table["a"] == on_table["b"] else max(SIDES, key=on_table.get)
+    return {"sides": sides, "more_on_table_in_reserves": more}
