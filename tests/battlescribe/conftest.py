@@ -93,6 +93,8 @@ CAT = f"""<?xml version="1.0" encoding="UTF-8"?>
           <conditions><condition field="selections" scope="inf-plt" value="1.0" percentValue="false" shared="true"
             includeChildSelections="false" includeChildForces="false" childId="up-baz" type="equalTo"/></conditions>
         </modifier>
+      </modifiers>
+      <modifierGroups>
         <modifierGroup><conditionGroups><conditionGroup type="and"><conditions>
             <condition field="selections" scope="roster" value="1.0" percentValue="false" shared="true"
               includeChildSelections="true" includeChildForces="false" childId="card-f1" type="atLeast"/>
@@ -101,7 +103,7 @@ CAT = f"""<?xml version="1.0" encoding="UTF-8"?>
           </conditions></conditionGroup></conditionGroups>
           <modifiers><modifier type="decrement" field="pts" value="1"/></modifiers>
         </modifierGroup>
-      </modifiers>
+      </modifierGroups>
       <selectionEntryGroups>
         <selectionEntryGroup id="inf-size" name="Unit Size" hidden="false">
           <constraints>

@@ -94,6 +94,9 @@ class _Parser:
     def modifiers(self, el: Element, outer_when: list | None = None, outer_repeats: list | None = None) -> list[dict]:
         out: list[dict] = []
         for m in _kids(el, "modifiers"):
+            if local(m.tag) != "modifier":
+                self.cat.unknown.append((el.get("id", ""), local(m.tag), "modifiers"))
+                continue
             out.append(self.modifier(m, outer_when or [], outer_repeats or []))
         for g in _kids(el, "modifierGroups"):
             out.extend(self.modifier_group(g, outer_when or [], outer_repeats or []))

@@ -1,0 +1,68 @@
+"""Benchmark: import the whole BSData Flames of War library.
+
+Usage: python bench/bench_battlescribe_import.py [FOLDER]
+(default: ../shared/data/bsdata-flamesofwar). Uses a throw-away SQLite
+database, never the project's. Prints the time to only parse the XML files,
+the full import (read + map + load) and their ratio; the target is < 20 s.
+"""
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+DEFAULT = ROOT.parent / "shared" / "data" / "bsdata-flamesofwar"
+
+
+def main() -> int:
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
+    if not folder.is_dir():
+        print(f"no BSData library at {folder}")
+        return 2
+    tmp = tempfile.mkdtemp(prefix="bench-bs-")
+    os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    from armybuilder.interchange.battlescribe import import_library
+    from armybuilder.interchange.battlescribe.importer import data_files
+    from armybuilder.interchange.battlescribe.safe_read import parse_xml_bytes
+
+    call_command("migrate", verbosity=0)
+    call_command("load_handbooks", str(Path(settings.HANDBOOK_DATA_DIR) / "systems"), verbosity=0)
+    files = data_files([folder])
+
+    started = time.perf_counter()
+    for path in files:  # the same files, only parsed (safe parser, no mapping, no database)
+        parse_xml_bytes(path.read_bytes(), path.name)
+    parse_only = time.perf_counter() - started
+
+    started = time.perf_counter()
+    report = import_library([folder])
+    full = time.perf_counter() - started
+    if not report.ok:
+        print("\n".join(report.lines()))
+        return 1
+    totals = report.totals()
+    print(f"files: {len(files)} ({sum(p.stat().st_size for p in files) / 1e6:.1f} MB)")
+    print(f"imported: {totals['formations']} formations, {totals['units']} units, {totals['sizes']} sizes, "
+          f"{totals['upgrades']} upgrades, {totals['command cards']} cards, {totals['profiles']} profiles")
+    print(f"parse only:    {parse_only:6.2f} s")
+    print(f"full import:   {full:6.2f} s  (read+parse {report.parse_seconds:.2f}, map {report.map_seconds:.2f}, "
+          f"load {report.load_seconds:.2f})")
+    print(f"ratio full/parse: {full / parse_only:.1f}x; target < 20 s: {'met' if full < 20 else 'NOT met'}")
+    started = time.perf_counter()
+    again = import_library([folder])
+    print(f"re-import (all unchanged): {time.perf_counter() - started:6.2f} s, "
+          f"statuses {sorted({r.status for r in again.catalogues})}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,52 @@
+"""The whole real BSData Flames of War library imports with no errors (skips when it is absent)."""
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from handbooks import models as m
+from handbooks.loader.check import check_schema
+
+pytestmark = pytest.mark.bsdata
+
+
+def test_maps_without_errors(real_library):
+    report = real_library.report
+    assert not report.read_errors
+    assert [str(u) for u in report.errors] == []
+    assert len(real_library.documents) == 36  # 37 catalogues, one of them a library
+    for rep, doc in real_library.documents:
+        assert not check_schema(doc, rep.source), rep.source
+        assert doc["formations"] and doc["units"], rep.source
+    totals = report.totals()
+    assert totals["formations"] > 300 and totals["units"] > 2000 and totals["command cards"] > 500
+
+
+def test_every_cost_modifier_is_kept(real_library):
+    kept = 0
+    for _, doc in real_library.documents:
+        kept += json.dumps(doc).count('"kind": "cost"')
+    assert kept >= real_library.report.totals()["cost modifiers"]
+
+
+def test_fallschirmjager_library_is_reached_through_links(real_library):
+    reports = {r.source: r for r in real_library.report.catalogues}
+    assert reports["MW - Fallschirmjager.cat"].status == "library"
+    afrika = next(d for r, d in real_library.documents if r.source == "MW - Afrika Korps.cat")
+    assert any(u["extra"]["bs"].get("catalogue") == "4e61-1b9e-452b-7fe1" for u in afrika["units"])
+
+
+@pytest.mark.django_db(transaction=False)
+def test_imports_into_the_database_and_again_unchanged(bsdata_dir, systems):
+    out = io.StringIO()
+    call_command("import_battlescribe", str(bsdata_dir), stdout=out)
+    assert m.Handbook.objects.filter(source="battlescribe").count() == 36
+    afrika = m.Handbook.objects.get(code="1db5-94f0-8315-42a2")
+    assert afrika.nation.code == "germany" and afrika.revision == 8
+    # unit 9892-987c-62b9-08c8: sizes from its model-count cost modifiers.
+    sizes = afrika.units.get(code="9892-987c-62b9-08c8").sizes.values_list("teams", "points")
+    assert list(sizes) == [(3, 13), (4, 17), (5, 21)]
+    out = io.StringIO()
+    call_command("import_battlescribe", str(bsdata_dir), stdout=out)
+    assert out.getvalue().count("unchanged ") >= 36
