@@ -166,5 +166,5 @@ def _build(handbook_id: int) -> g.HandbookData:
         period=hb.period, higher_formation=hb.higher_formation, points_set=hb.points_set, allied_nations=allied,
         variants=variants, units=units, formations=formations, boxes=boxes,
         support_boxes=tuple(boxes_by_formation[None]), cards=cards, constraints=constraints, rules=rules,
-        source=hb.source, extra=hb.extra,
+        system_name=hb.system.name, source=hb.source, extra=hb.extra,
     )

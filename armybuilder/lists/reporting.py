@@ -16,7 +16,7 @@ FIGURE_LABELS = {
 
 def report_text(force: Force, report: Report) -> str:
     book = force.handbook
-    lines = [f"{force.name} — {book.name} (revision {book.revision}), {force.system}"]
+    lines = [f"{force.name} — {book.name} (revision {book.revision}), {book.system_name or force.system}"]
     if book.uses_points:
         limit = f" / {report.points_limit}" if report.points_limit is not None else ""
         lines.append(f"Points: {report.total_points}{limit}")

@@ -210,6 +210,7 @@ class HandbookData:
     cards: dict = field(default_factory=dict, compare=False, hash=False)
     constraints: tuple = ()
     rules: dict = field(default_factory=dict, compare=False, hash=False)
+    system_name: str = ""
     source: str = "file"  # file | battlescribe
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
