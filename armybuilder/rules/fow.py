@@ -288,14 +288,15 @@ def _card_target_hint(force: Force, data, wanted: str) -> str | None:
 def check_formation_strength(force: Force, report: Report) -> None:
     """A formation with fewer than two units of its own is destroyed at the start of the game."""
     for formation in force.formations:
+        if not formation.units:
+            continue  # an empty formation already has its missing HQ and black boxes to fix
         own = [u for u in formation.units if u.box.part_of_formation]
-        if formation.units or own:
-            if len(own) < 2 and not any(i.pointer == formation.pointer and i.severity == ERROR
-                                        for i in report.issues):
-                report.add(f"{P}.formation.too_few_units", WARNING,
-                           f"{formation.formation.name} has {len(own)} unit(s) of its own (support does not count); "
-                           "with fewer than two it fails its Formation Last Stand at once.",
-                           formation.pointer, RULES["last_stand"], "Add a unit from a grey or black box.")
+        has_error = any(i.pointer == formation.pointer and i.severity == ERROR for i in report.issues)
+        if len(own) < 2 and not has_error:
+            report.add(f"{P}.formation.too_few_units", WARNING,
+                       f"{formation.formation.name} has {len(own)} unit(s) of its own (support does not count); "
+                       "with fewer than two it fails its Formation Last Stand at once.",
+                       formation.pointer, RULES["last_stand"], "Add a unit from a grey or black box.")
 
 
 def game_units(unit: ForceUnit) -> int:
