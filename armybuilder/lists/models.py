@@ -99,3 +99,21 @@ class ListCard(models.Model):
             models.CheckConstraint(condition=Q(target_formation__isnull=True) | Q(target_unit__isnull=True),
                                    name="card_has_at_most_one_target"),
         ]
+
+
+class Matchup(models.Model):
+    """Two lists of the same system side by side, with the players' answers where a rule asks for judgement
+    (Hail of Fire's Force Parity Procedure: rankings, per-pair judgements, how Penalty Points are spent)."""
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="matchups")
+    session_key = models.CharField(max_length=64, blank=True, db_index=True)
+    list_a = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="+")
+    list_b = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="+")
+    answers = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
