@@ -2,6 +2,7 @@
 import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -9,7 +10,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def django_with_data(database_file: str = "/tmp/armybuilder-bench.sqlite3"):
+def django_with_data(database_file: str | None = None):
+    # Each run gets its own database so benchmarks started side by side never share one.
+    database_file = database_file or tempfile.mkstemp(prefix="armybuilder-bench-", suffix=".sqlite3")[1]
     if os.path.exists(database_file):
         os.remove(database_file)
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{database_file}")

@@ -1,4 +1,20 @@
 from django.urls import path
 
+from . import accounts, views
+
 app_name = "web"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.start, name="start"),
+    path("import/", views.import_list, name="import"),
+    path("lists/<uuid:public_id>/", views.builder, name="builder"),
+    path("lists/<uuid:public_id>/do/<slug:action>/", views.builder_action, name="action"),
+    path("lists/<uuid:public_id>/rename/", views.list_rename, name="rename"),
+    path("lists/<uuid:public_id>/copy/", views.list_copy, name="copy"),
+    path("lists/<uuid:public_id>/delete/", views.list_delete, name="delete"),
+    path("lists/<uuid:public_id>/export.json", views.list_export, name="export"),
+    path("s/<uuid:share_token>/", views.shared, name="shared"),
+    path("s/<uuid:share_token>/export.json", views.shared_export, name="shared-export"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
+    path("accounts/logout/", accounts.LogoutView.as_view(), name="logout"),
+]

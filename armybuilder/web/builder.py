@@ -1,0 +1,519 @@
+"""What the builder page shows, worked out from a resolved Force and its Report.
+
+Pure presentation: the engine decides what is legal and what things cost; this
+module only arranges the diagram (columns, boxes, picks, choices), labels it in
+the game's words, and ties every issue to the element on the page it concerns.
+Nothing here touches the database.
+"""
+import re
+from dataclasses import dataclass, field
+
+from armybuilder.lists.reporting import FIGURE_LABELS
+from armybuilder.rules.force import Force, ForceFormation, ForceUnit
+from armybuilder.rules.gamedata import BoxData, HandbookData, UnitData, in_variant
+from armybuilder.rules.generic import card_points
+from armybuilder.rules.report import Issue, Report
+
+KIND_LABELS = {"hq": "HQ", "black": "Compulsory", "grey": "Optional", "options": "Options"}
+COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+SCOPE_LABELS = {"force": "Force card", "formation": "Formation card", "unit": "Unit card"}
+
+
+def _words(n: int) -> str:
+    return COUNT_WORDS.get(n, str(n))
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
+
+
+def anchor_for_pointer(pointer: str) -> str:
+    """Element id for a pointer the page renders: /formations/0 -> f0, /formations/0/units/2 -> f0-u2, /support/1 -> s1."""
+    parts = [p for p in (pointer or "").split("/") if p]
+    if len(parts) >= 2 and parts[0] == "formations":
+        if len(parts) >= 4 and parts[2] == "units":
+            return f"f{parts[1]}-u{parts[3]}"
+        return f"f{parts[1]}"
+    if len(parts) >= 2 and parts[0] == "support":
+        return f"s{parts[1]}"
+    if len(parts) >= 2 and parts[0] == "cards":
+        return f"c{parts[1]}"
+    return ""
+
+
+def box_anchor(formation_index: int | None, box_code: str) -> str:
+    return f"f{formation_index}-box-{slug(box_code)}" if formation_index is not None else f"support-box-{slug(box_code)}"
+
+
+FIELD_ANCHORS = {"name": "list-settings", "points_limit": "list-settings", "variant": "list-settings",
+                 "year": "list-settings", "formations": "formations", "support": "support", "cards": "cards"}
+
+
+def points_text(points: int, basis: str = "unit") -> str:
+    sign = "+" if points >= 0 else "−"
+    amount = abs(points)
+    unit = "pt" if amount == 1 else "pts"
+    tail = {"team": " per team", "item": " each"}.get(basis, "")
+    return f"{sign}{amount} {unit}{tail}"
+
+
+@dataclass
+class IssueView:
+    issue: Issue
+    anchor: str
+    where: str
+
+    @property
+    def severity(self):
+        return self.issue.severity
+
+    def __getattr__(self, name):  # message, fix, rule, code, pointer
+        return getattr(self.issue, name)
+
+
+@dataclass
+class SizeView:
+    code: str
+    label: str
+    teams: int
+    points: int
+    selected: bool
+    note: str = ""
+
+
+@dataclass
+class OptionView:
+    code: str
+    name: str
+    cost: str
+    quantity: int
+    max_quantity: int
+    disabled: bool = False
+    note: str = ""
+
+    @property
+    def selected(self) -> bool:
+        return self.quantity > 0
+
+
+@dataclass
+class GroupView:
+    code: str
+    name: str
+    hint: str
+    chosen: int
+    one_pick: bool
+    options: list = field(default_factory=list)
+
+
+@dataclass
+class UnitView:
+    pointer: str
+    anchor: str
+    name: str
+    card_code: str
+    points: int
+    teams: int
+    size_label: str
+    sizes: list
+    groups: list
+    issues: list = field(default_factory=list)
+
+    @property
+    def chosen_options(self):
+        return [o for g in self.groups for o in g.options if o.selected]
+
+
+@dataclass
+class ChoiceView:
+    code: str
+    name: str
+    from_points: int | None
+    note: str = ""
+    is_formation: bool = False
+    option_cost: int = 0
+
+
+@dataclass
+class BoxView:
+    code: str
+    anchor: str
+    name: str
+    kind: str
+    kind_label: str
+    hint: str
+    is_support: bool
+    formation_pointer: str  # "" for a force-level support box
+    units: list
+    choices: list
+    is_open: bool
+    issues: list = field(default_factory=list)
+
+    @property
+    def unit_choices(self):
+        return [c for c in self.choices if not c.is_formation]
+
+    @property
+    def formation_choices(self):
+        return [c for c in self.choices if c.is_formation]
+
+
+@dataclass
+class ColumnView:
+    name: str
+    boxes: list
+    is_support: bool
+
+
+@dataclass
+class FormationView:
+    pointer: str
+    anchor: str
+    index: int
+    name: str
+    card_code: str
+    allied: bool
+    book_name: str
+    points: int
+    columns: list
+    issues: list = field(default_factory=list)
+    parent_name: str = ""
+
+
+@dataclass
+class CardView:
+    pointer: str
+    anchor: str
+    name: str
+    scope_label: str
+    target_name: str
+    points: int
+    issues: list = field(default_factory=list)
+
+
+@dataclass
+class CardOffer:
+    code: str
+    name: str
+    scope: str
+    scope_label: str
+    cost: str
+    targets: list  # (pointer, label)
+    limit_note: str
+    available: bool
+
+
+@dataclass
+class FormationOffer:
+    code: str
+    name: str
+    card_code: str
+    note: str = ""
+
+
+@dataclass
+class AllyBookOffer:
+    code: str
+    name: str
+    nation: str
+    formations: list
+
+
+@dataclass
+class BuilderView:
+    force: Force
+    report: Report
+    formations: list
+    support_boxes: list
+    cards: list
+    card_offers: list
+    formation_offers: list
+    ally_offers: list
+    issues: list
+    errors: int
+    warnings: int
+    variants: list  # (code, name)
+    uses_points: bool
+    figures: list = field(default_factory=list)  # (label, value)
+
+    @property
+    def legal(self) -> bool:
+        return self.errors == 0
+
+    @property
+    def support_points(self) -> int:
+        return self.report.support_points
+
+    @property
+    def over_limit(self) -> bool:
+        limit = self.report.points_limit
+        return limit is not None and self.report.total_points > limit
+
+
+def _variant_note(variants: frozenset, chosen: str | None, book: HandbookData) -> str | None:
+    """None: hide (tied to another variant); "" : always available; text: only with a variant not yet chosen."""
+    if not variants:
+        return ""
+    if chosen is None:
+        return f"{' or '.join(book.variants.get(v, v) for v in sorted(variants))} only"
+    return "" if chosen in variants else None
+
+
+def box_hint(box: BoxData) -> str:
+    if box.kind == "options":
+        return "Options bought with this formation's pool"
+    if not box.part_of_formation:
+        return f"Support, optional: pick up to {_words(box.max_picks)}"
+    if box.min_picks >= 1:
+        if box.min_picks == box.max_picks:
+            return f"Compulsory: pick {_words(box.min_picks)}"
+        return f"Compulsory: pick {_words(box.min_picks)} to {_words(box.max_picks)}"
+    return f"Optional: pick up to {_words(box.max_picks)}"
+
+
+def group_hint(lo: int, hi: int | None) -> str:
+    if hi is None:
+        return f"Choose at least {lo}" if lo else "Choose any"
+    if lo == hi:
+        return f"Choose {lo}"
+    if lo == 0:
+        return f"Up to {hi}"
+    return f"Choose {lo} to {hi}"
+
+
+class _Builder:
+    def __init__(self, force: Force, report: Report):
+        self.force = force
+        self.report = report
+        self.variant = force.variant
+        self.anchors: set[str] = {"list-settings", "formations", "support", "cards", "summary"}
+        self.box_anchors: dict[tuple[int | None, str], str] = {}
+        self.where: dict[str, str] = {}
+        self.issue_views = [IssueView(i, "", "") for i in report.issues]
+
+    # -- units --------------------------------------------------------------------------------------------
+    def unit_view(self, unit: ForceUnit, book: HandbookData) -> UnitView:
+        data = unit.unit
+        sizes = []
+        for size in data.sizes:
+            note = _variant_note(size.variants, self.variant, book)
+            selected = unit.size is not None and unit.size.code == size.code
+            if note is None and not selected:
+                continue
+            sizes.append(SizeView(size.code, size.label, size.teams, size.points, selected, note or ""))
+        chosen = {u.upgrade.code: u.quantity for u in unit.upgrades}
+        groups = []
+        for group in data.groups:
+            count = sum(1 for o in group.upgrades if chosen.get(o.code))
+            one_pick = group.max_choices == 1
+            full = group.max_choices is not None and count >= group.max_choices and not one_pick
+            options = []
+            for option in group.upgrades:
+                note = _variant_note(option.variants, self.variant, book)
+                quantity = chosen.get(option.code, 0)
+                if note is None and not quantity:
+                    continue
+                options.append(OptionView(option.code, option.name, points_text(option.points, option.cost_basis),
+                                          quantity, option.max_quantity, disabled=full and not quantity,
+                                          note=note or ""))
+            hint = group_hint(group.min_choices, group.max_choices)
+            if full:
+                hint += " (full: remove one to choose another)"
+            groups.append(GroupView(group.code, group.name, hint, count, one_pick, options))
+        anchor = anchor_for_pointer(unit.pointer)
+        self.anchors.add(anchor)
+        self.where[anchor] = data.name
+        return UnitView(unit.pointer, anchor, data.name, data.card_code, self.report.unit_points.get(unit.pointer, 0),
+                        unit.teams, unit.size.label if unit.size else "", sizes, groups)
+
+    # -- boxes --------------------------------------------------------------------------------------------
+    def choices(self, box: BoxData, book: HandbookData) -> list[ChoiceView]:
+        out = []
+        for choice in box.choices:
+            note = _variant_note(choice.variants, self.variant, book)
+            if note is None:
+                continue
+            if choice.unit:
+                unit: UnitData | None = book.units.get(choice.unit)
+                if unit is None:
+                    continue
+                unit_note = _variant_note(unit.variants, self.variant, book)
+                if unit_note is None:
+                    continue
+                sizes = [s.points for s in unit.sizes if in_variant(s.variants, self.variant)]
+                out.append(ChoiceView(unit.code, unit.name, min(sizes) if sizes else None, note or unit_note or ""))
+            elif choice.formation and choice.formation in book.formations:
+                formation = book.formations[choice.formation]
+                out.append(ChoiceView(formation.code, formation.name, None, note or "", is_formation=True,
+                                      option_cost=choice.option_cost))
+        return out
+
+    def box_view(self, box: BoxData, book: HandbookData, picked: list, formation_index: int | None,
+                 formation_pointer: str, label: str) -> BoxView:
+        anchor = box_anchor(formation_index, box.code)
+        self.anchors.add(anchor)
+        self.box_anchors[(formation_index, box.code)] = anchor
+        self.where[anchor] = f"{label} › {box.name}"
+        units = [self.unit_view(u, book) for u in picked]
+        is_support = not box.part_of_formation or formation_index is None
+        kind_label = "Support" if is_support and box.kind != "hq" else KIND_LABELS.get(box.kind, box.kind)
+        return BoxView(box.code, anchor, box.name, box.kind, kind_label, box_hint(box), is_support, formation_pointer,
+                       units, self.choices(box, book), is_open=len(picked) < box.max_picks)
+
+    # -- formations ---------------------------------------------------------------------------------------
+    def formation_view(self, formation: ForceFormation) -> FormationView:
+        data, book = formation.formation, formation.handbook
+        anchor = anchor_for_pointer(formation.pointer)
+        self.anchors.add(anchor)
+        self.where[anchor] = data.name
+        by_box: dict[str, list] = {}
+        stray = []
+        for unit in formation.units:
+            if unit.box.formation == data.code:
+                by_box.setdefault(unit.box.code, []).append(unit)
+            else:
+                stray.append(unit)
+        columns: dict[str, ColumnView] = {}
+        for box in data.boxes:
+            if not in_variant(box.variants, self.variant) and box.code not in by_box:
+                continue
+            view = self.box_view(box, book, by_box.get(box.code, []), formation.index, formation.pointer, data.name)
+            name = box.column or ("Support" if view.is_support else "Units")
+            column = columns.setdefault(name, ColumnView(name, [], view.is_support))
+            column.is_support = column.is_support and view.is_support
+            column.boxes.append(view)
+        if stray:  # units whose box is not on this diagram (an imported oddity): still shown, so they can be removed
+            box = BoxView("stray", f"f{formation.index}-box-stray", "Not on this diagram", "grey", "Problem",
+                          "These units do not belong to any box of this formation", False, formation.pointer,
+                          [self.unit_view(u, book) for u in stray], [], is_open=False)
+            self.anchors.add(box.anchor)
+            columns.setdefault("Other", ColumnView("Other", [], False)).boxes.append(box)
+        parent_name = ""
+        if formation.parent_index is not None and formation.parent_index < len(self.force.formations):
+            parent_name = self.force.formations[formation.parent_index].formation.name
+        return FormationView(formation.pointer, anchor, formation.index, data.name, data.card_code, formation.allied,
+                             book.name if book.key != self.force.handbook.key else "",
+                             self.report.formation_points.get(formation.pointer, 0), list(columns.values()),
+                             parent_name=parent_name)
+
+    # -- cards --------------------------------------------------------------------------------------------
+    def card_views(self) -> list[CardView]:
+        out = []
+        for card in self.force.cards:
+            target = ""
+            if card.target is not None:
+                target = card.target.formation.name if isinstance(card.target, ForceFormation) else card.target.unit.name
+            anchor = anchor_for_pointer(card.pointer)
+            self.anchors.add(anchor)
+            self.where[anchor] = card.card.name
+            out.append(CardView(card.pointer, anchor, card.card.name, SCOPE_LABELS.get(card.card.scope, ""), target,
+                                card_points(card)))
+        return out
+
+    def card_offers(self) -> list[CardOffer]:
+        taken: dict[str, int] = {}
+        for card in self.force.cards:
+            taken[card.card.code] = taken.get(card.card.code, 0) + 1
+        offers = []
+        for card in self.force.handbook.cards.values():
+            targets = []
+            if card.scope == "unit":
+                for unit in self.force.all_units():
+                    if not card.target_units or unit.unit.code in card.target_units:
+                        where = (self.force.formations[unit.formation_index].formation.name
+                                 if unit.formation_index is not None else "Support")
+                        targets.append((unit.pointer, f"{unit.unit.name} ({where})"))
+            elif card.scope == "formation":
+                for formation in self.force.formations:
+                    if not card.target_formations or formation.formation.code in card.target_formations:
+                        targets.append((formation.pointer, formation.formation.name))
+            limit = ""
+            available = True
+            if card.max_per_force is not None:
+                limit = f"At most {card.max_per_force} per force"
+                available = taken.get(card.code, 0) < card.max_per_force
+            if card.scope != "force" and not targets:
+                available = False
+            cost = points_text(card.points, "team" if card.cost_basis == "team" else "unit")
+            offers.append(CardOffer(card.code, card.name, card.scope, SCOPE_LABELS.get(card.scope, ""), cost, targets,
+                                    limit, available))
+        return offers
+
+    # -- issues -------------------------------------------------------------------------------------------
+    def anchor_for_issue(self, issue: Issue) -> str:
+        pointer = issue.pointer or ""
+        parts = [p for p in pointer.split("/") if p]
+        anchor = ""
+        while parts:
+            candidate = anchor_for_pointer("/" + "/".join(parts))
+            if candidate in self.anchors:
+                anchor = candidate
+                break
+            parts.pop()
+        if issue.box:
+            # A box issue reported at formation level (or the support list) points at the box itself.
+            match = re.fullmatch(r"f(\d+)", anchor)
+            key = (int(match[1]), issue.box) if match else (None, issue.box)
+            if (match or not anchor) and key in self.box_anchors:
+                return self.box_anchors[key]
+        if anchor:
+            return anchor
+        head = [p for p in pointer.split("/") if p][:1]
+        return FIELD_ANCHORS.get(head[0], "summary") if head else "summary"
+
+    def attach_issues(self, formations, support_boxes, cards):
+        by_anchor: dict[str, list] = {}
+        for view in self.issue_views:
+            view.anchor = self.anchor_for_issue(view.issue)
+            view.where = self.where.get(view.anchor, {"list-settings": "List settings", "formations": "Formations",
+                                                       "support": "Support", "cards": "Command Cards"}
+                                        .get(view.anchor, "The force"))
+            by_anchor.setdefault(view.anchor, []).append(view)
+        for formation in formations:
+            formation.issues = by_anchor.get(formation.anchor, [])
+            for column in formation.columns:
+                for box in column.boxes:
+                    self._attach_box(box, by_anchor)
+        for box in support_boxes:
+            self._attach_box(box, by_anchor)
+        for card in cards:
+            card.issues = by_anchor.get(card.anchor, [])
+
+    @staticmethod
+    def _attach_box(box: BoxView, by_anchor):
+        box.issues = by_anchor.get(box.anchor, [])
+        for unit in box.units:
+            unit.issues = by_anchor.get(unit.anchor, [])
+
+
+def builder_view(force: Force, report: Report, ally_books: list = ()) -> BuilderView:
+    """Everything the builder (or the read-only share page) draws, from a resolved force and its report."""
+    b = _Builder(force, report)
+    book = force.handbook
+    formations = [b.formation_view(f) for f in force.formations]
+    support_by_box: dict[str, list] = {}
+    for unit in force.support:
+        support_by_box.setdefault(unit.box.code, []).append(unit)
+    support_boxes = [b.box_view(box, book, support_by_box.get(box.code, []), None, "", "Force support")
+                     for box in book.support_boxes
+                     if in_variant(box.variants, force.variant) or box.code in support_by_box]
+    cards = b.card_views()
+    b.attach_issues(formations, support_boxes, cards)
+    offers = []
+    for formation in book.formations.values():
+        note = _variant_note(formation.variants, force.variant, book)
+        if note is None:
+            continue
+        offers.append(FormationOffer(formation.code, formation.name, formation.card_code, note or ""))
+    ally_offers = []
+    for ally in ally_books:
+        ally_offers.append(AllyBookOffer(ally.code, ally.name, ally.nation_name,
+                                         [FormationOffer(f.code, f.name, f.card_code)
+                                          for f in ally.formations.values()]))
+    issues = b.issue_views
+    return BuilderView(force, report, formations, support_boxes, cards, b.card_offers(), offers, ally_offers, issues,
+                       errors=sum(1 for i in issues if i.severity == "error"),
+                       warnings=sum(1 for i in issues if i.severity == "warning"),
+                       variants=sorted(book.variants.items(), key=lambda kv: kv[1]), uses_points=book.uses_points,
+                       figures=[(FIGURE_LABELS.get(k, k.replace("_", " ").capitalize()), v)
+                                for k, v in report.figures.items() if isinstance(v, (int, float, str))])

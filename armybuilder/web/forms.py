@@ -1,0 +1,132 @@
+"""Forms of the browser builder. They check shape only; the services decide what makes sense."""
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from armybuilder.interchange.listjson import MAX_BYTES
+
+from .selectors import handbooks_to_start_from
+
+POINTER = r"^(/[a-z_]+(/\d{1,4})*)*$"
+
+
+def code_field(**kwargs):
+    return forms.CharField(max_length=120, **kwargs)
+
+
+class BookChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj):
+        return f"{obj.name} — {obj.nation.name}" + (f", {obj.period}" if obj.period else "")
+
+
+class NewListForm(forms.Form):
+    handbook = BookChoiceField(queryset=handbooks_to_start_from(), label="Book",
+                               empty_label="Choose a book…", help_text="The army book your force is built from.")
+    points_limit = forms.IntegerField(label="Points limit", min_value=1, max_value=100000, required=False,
+                                      help_text="Leave empty for systems without points (Hail of Fire).")
+    name = forms.CharField(max_length=120, required=False, label="Name of the list",
+                           help_text="Optional: you can rename it any time.")
+
+    def grouped_books(self):
+        """(system name, [(pk, label)]) for the book picker's option groups."""
+        groups: dict[str, list] = {}
+        field = self.fields["handbook"]
+        for book in field.queryset:
+            groups.setdefault(book.system.name, []).append((book.pk, field.label_from_instance(book)))
+        return list(groups.items())
+
+
+class VersionForm(forms.Form):
+    """Every builder action carries the version of the list the player is looking at."""
+
+    version = forms.IntegerField(min_value=0, max_value=2**31)
+
+
+class SettingsForm(VersionForm):
+    name = forms.CharField(max_length=120)
+    points_limit = forms.IntegerField(min_value=1, max_value=100000, required=False)
+    variant = forms.CharField(max_length=120, required=False)
+
+
+class AddFormationForm(VersionForm):
+    formation = code_field(required=False)
+    # An Allied Formation comes as "<book code>|<formation code>" from one picker.
+    ally = forms.CharField(max_length=241, required=False)
+    parent = forms.RegexField(POINTER, max_length=40, required=False)  # Operation WW2: bought with these options
+    via_box = forms.CharField(max_length=120, required=False)
+
+    def clean(self):
+        data = super().clean()
+        data["book"] = ""
+        if data.get("ally"):
+            book, sep, formation = data["ally"].partition("|")
+            if not sep or not book or not formation:
+                raise forms.ValidationError("Choose an Allied Formation from the list.")
+            data["book"], data["formation"] = book, formation
+        elif not data.get("formation"):
+            raise forms.ValidationError("Choose a formation to add.")
+        return data
+
+
+class FormationForm(VersionForm):
+    formation = forms.RegexField(POINTER, max_length=40)
+
+
+class PickUnitForm(VersionForm):
+    formation = forms.RegexField(POINTER, max_length=40, required=False)  # empty: a force-level support box
+    box = code_field()
+    unit = code_field()
+
+
+class UnitForm(VersionForm):
+    unit = forms.RegexField(POINTER, max_length=40)
+
+
+class SizeForm(UnitForm):
+    size = code_field()
+
+
+class UpgradeForm(UnitForm):
+    upgrade = forms.CharField(max_length=241)
+    quantity = forms.IntegerField(min_value=0, max_value=100)
+    swap = forms.BooleanField(required=False)
+
+
+class AddCardForm(VersionForm):
+    card = code_field()
+    target = forms.RegexField(POINTER, max_length=40, required=False)
+
+
+class CardForm(VersionForm):
+    card = forms.RegexField(POINTER, max_length=40)
+
+
+class VisibilityForm(VersionForm):
+    visibility = forms.ChoiceField(choices=[("private", "Private"), ("shared", "Shared")])
+
+
+class RenameForm(VersionForm):
+    name = forms.CharField(max_length=120)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(required=False, label="JSON file",
+                           help_text=f"An army list exported from this tool (at most {MAX_BYTES // 1024} KiB).")
+    text = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
+                           label="…or paste the JSON here", max_length=MAX_BYTES)
+
+    def clean(self):
+        data = super().clean()
+        upload = data.get("file")
+        if upload is not None:
+            if upload.size > MAX_BYTES:
+                raise forms.ValidationError(f"The file is {upload.size} bytes; a list may be at most {MAX_BYTES}.")
+            data["raw"] = upload.read(MAX_BYTES + 1)
+        elif data.get("text", "").strip():
+            data["raw"] = data["text"]
+        else:
+            raise forms.ValidationError("Choose a file or paste a list to import.")
+        return data
+
+
+class SignUpForm(UserCreationForm):
+    pass

@@ -1,0 +1,84 @@
+"""Fixtures for the browser builder: the sample books, players, clients and lists."""
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from armybuilder.lists import gamedata
+from armybuilder.lists import services as s
+from handbooks.models import Handbook
+from handbooks.services import handbooks_load_paths
+
+PASSWORD = "pw-not-secret-123"
+
+
+def fresh_caches():
+    gamedata.clear_cache()
+
+
+FOW_BOOKS = [Path(settings.HANDBOOK_DATA_DIR) / "systems" / "flames-of-war.yaml", Path(settings.HANDBOOK_DATA_DIR) / "fow4"]
+
+
+@pytest.fixture
+def books(db):
+    """The game systems and the Flames of War sample books, with the game-data caches emptied
+    (database keys differ from test to test)."""
+    fresh_caches()
+    results = handbooks_load_paths(FOW_BOOKS)
+    assert all(r.ok for r in results), [str(p) for r in results for p in r.problems]
+    yield
+    fresh_caches()
+
+
+@pytest.fixture
+def afrika(books):
+    return Handbook.objects.get(code="sample-afrika-korps", is_current=True)
+
+
+@pytest.fixture
+def player(db):
+    return get_user_model().objects.create_user("rommel", password=PASSWORD)
+
+
+@pytest.fixture
+def other_player(db):
+    return get_user_model().objects.create_user("monty", password=PASSWORD)
+
+
+@pytest.fixture
+def player_client(player):
+    client = Client()
+    client.force_login(player)
+    return client
+
+
+@pytest.fixture
+def other_client(other_player):
+    client = Client()
+    client.force_login(other_player)
+    return client
+
+
+@pytest.fixture
+def army(afrika, player):
+    """A Panzer Company with its HQ and one tank platoon; the second black box is still empty."""
+    army = s.army_list_create(owner=player, handbook=afrika, name="Desert Fox", points_limit=100)
+    company = s.army_list_add_formation(army_list=army, formation_code="SG100")
+    s.army_list_pick_unit(army_list=army, list_formation=company, box_code="SG100/hq", unit_code="SG101",
+                          size_code="two-tanks")
+    tanks = s.army_list_pick_unit(army_list=army, list_formation=company, box_code="SG100/panzer-1",
+                                  unit_code="SG102", size_code="three-tanks")
+    s.army_list_set_upgrade(army_list=army, list_unit=tanks, upgrade_code="gun/short-5cm", quantity=1)
+    army.refresh_from_db()
+    return army
+
+
+def action(client, army, name, /, **data):
+    """POST a builder action as htmx does, with the list's current version unless one is given."""
+    from django.urls import reverse
+
+    army.refresh_from_db()
+    data.setdefault("version", army.version)
+    return client.post(reverse("web:action", args=[army.public_id, name]), data, HTTP_HX_REQUEST="true")

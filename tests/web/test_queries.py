@@ -1,0 +1,82 @@
+"""Each builder action costs the same number of SQL queries for a small list and a ~25-unit list."""
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from armybuilder.lists import services as s
+from armybuilder.lists.selectors import army_list_force
+
+from .conftest import action
+
+pytestmark = pytest.mark.django_db
+
+ACTIONS = [
+    ("pick", {"formation": "/formations/0", "box": "SG100/panzer-2", "unit": "SG103"}),
+    ("size", {"unit": "/formations/0/units/1", "size": "four-tanks"}),
+    ("upgrade", {"unit": "/formations/0/units/1", "upgrade": "field-kit/schurzen", "quantity": 1}),
+    ("upgrade", {"unit": "/formations/0/units/1", "upgrade": "gun/long-5cm", "quantity": 1, "swap": "on"}),
+    ("remove-unit", {"unit": "/formations/0/units/1"}),
+    ("add-card", {"card": "veteran-panzer-crews", "target": "/formations/0/units/1"}),
+    ("remove-card", {"card": "/cards/0"}),
+    ("settings", {"name": "Renamed", "points_limit": 150, "variant": "pz15"}),
+    ("add-formation", {"formation": "SG150"}),
+    ("remove-formation", {"formation": "/formations/0"}),
+    ("visibility", {"visibility": "shared"}),
+]
+
+
+def grow(army):
+    """Add three Panzergrenadier Companies and force support: about 25 units in all."""
+    for _ in range(3):
+        company = s.army_list_add_formation(army_list=army, formation_code="SG150")
+        for box, unit, size in [("SG150/hq", "SG116", "two-teams"), ("SG150/grenadiers-1", "SG105", "seven-teams"),
+                                ("SG150/grenadiers-2", "SG106", "five-teams"), ("SG150/grenadiers-3", "SG105", "nine-teams"),
+                                ("SG150/mortars", "SG117", "three-mortars"), ("SG150/anti-tank", "SG115", "two-guns")]:
+            picked = s.army_list_pick_unit(army_list=army, list_formation=company, box_code=box, unit_code=unit,
+                                           size_code=size)
+            if unit == "SG105":
+                s.army_list_set_upgrade(army_list=army, list_unit=picked, upgrade_code="transport/sdkfz251", quantity=1)
+        s.army_list_add_card(army_list=army, card_code="mixed-battlegroup", target_formation=company)
+    for box, unit, size in [("force/artillery", "SG110", "four-guns"), ("force/observer", "SG112", "observer"),
+                            ("force/anti-aircraft", "SG113", "two-guns"), ("force/recce", "SG114", "three-cars"),
+                            ("force/air", "SG109", "two-aircraft")]:
+        s.army_list_pick_unit(army_list=army, box_code=box, unit_code=unit, size_code=size)
+
+
+@pytest.fixture
+def small_and_large(army, afrika, player):
+    s.army_list_add_card(army_list=army, card_code="forward-command-post")
+    large = s.army_list_copy(army_list=army, owner=player, name="Large")
+    grow(large)
+    army.refresh_from_db()
+    large.refresh_from_db()
+    assert sum(1 for _ in army_list_force(large).all_units()) >= 25
+    return army, large
+
+
+def count(callable_):
+    with CaptureQueriesContext(connection) as queries:
+        response = callable_()
+    assert response.status_code == 200, response.content[:500]
+    assert "alert--error" not in response.content.decode()  # the action really ran
+    return len(queries)
+
+
+def test_rendering_the_builder_costs_the_same_for_a_small_and_a_large_list(player_client, small_and_large):
+    small, large = small_and_large
+    counts = []
+    for army in (small, large, small, large):  # the first two warm the per-revision game-data cache
+        counts.append(count(lambda: player_client.get(reverse("web:builder", args=[army.public_id]))))
+    assert counts[2] == counts[3]
+    assert counts[3] <= 12
+
+
+@pytest.mark.parametrize("name, data", ACTIONS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(ACTIONS)])
+def test_each_action_costs_the_same_for_a_small_and_a_large_list(player_client, small_and_large, name, data):
+    small, large = small_and_large
+    for army in (small, large):
+        player_client.get(reverse("web:builder", args=[army.public_id]))  # warm the caches
+    small_count = count(lambda: action(player_client, small, name, **data))
+    large_count = count(lambda: action(player_client, large, name, **data))
+    assert small_count == large_count
