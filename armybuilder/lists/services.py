@@ -279,3 +279,29 @@ def army_list_delete(*, army_list: ArmyList) -> None:
 
 def document_problem(pointer: str, message: str) -> ListDocumentError:
     return ListDocumentError([ListProblem(pointer, message)])
+
+
+@transaction.atomic
+def army_list_set_setup(*, army_list: ArmyList, list_unit: ListUnit | None = None,
+                        list_formation: ListFormation | None = None, letter: str | None = None,
+                        outflank: str | None = None, expected_version: int | None = None) -> None:
+    """War Ain't Fair set-up: a card letter for a unit or formation, and a unit's outflanking flank."""
+    target = list_unit or list_formation
+    if target is None or target.army_list_id != army_list.pk:
+        raise ListOperationError("that unit or formation belongs to another list")
+    fields = {}
+    if letter is not None:
+        letter = letter.strip().upper()
+        if len(letter) > 4 or (letter and not letter.isalnum()):
+            raise ListOperationError("a set-up letter is one to four letters or digits")
+        fields["letter"] = letter
+    if outflank is not None:
+        if list_unit is None:
+            raise ListOperationError("only a unit can be set to outflank")
+        if outflank not in ("", "left", "right"):
+            raise ListOperationError("outflank is 'left', 'right' or empty")
+        fields["outflank"] = outflank
+    _bump(army_list, expected_version)
+    type(target).objects.filter(pk=target.pk).update(**fields)
+    for key, value in fields.items():
+        setattr(target, key, value)

@@ -122,3 +122,16 @@ def test_objects_of_another_list_cannot_be_touched_through_this_one(army, german
         s.army_list_remove_unit(army_list=army, list_unit=hq)
     with pytest.raises(s.ListOperationError, match="belongs to another list"):
         s.army_list_remove_formation(army_list=army, list_formation=company)
+
+
+def test_set_up_letters_and_outflanking_are_kept_and_checked(army):
+    company, hq, first, second = build_tank_company(army)
+    s.army_list_set_setup(army_list=army, list_unit=first, letter="b", outflank="left")
+    s.army_list_set_setup(army_list=army, list_formation=company, letter="A")
+    doc = army_list_document(army)
+    assert doc["formations"][0]["letter"] == "A"
+    assert (doc["formations"][0]["units"][1]["letter"], doc["formations"][0]["units"][1]["outflank"]) == ("B", "left")
+    with pytest.raises(s.ListOperationError, match="one to four letters"):
+        s.army_list_set_setup(army_list=army, list_unit=first, letter="A-1")
+    with pytest.raises(s.ListOperationError, match="only a unit"):
+        s.army_list_set_setup(army_list=army, list_formation=company, outflank="left")
