@@ -1,4 +1,63 @@
-from django.urls import path
+"""/api/v1/... (the API) and /api/schema/, /api/docs/ (its OpenAPI schema and Swagger UI)."""
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import check, files, gamedata, lists, tokens
+from .views import not_found
 
 app_name = "api"
-urlpatterns: list = []
+
+BOOK = "v1/handbooks/<str:system>/<str:code>/<int:revision>/"
+LIST = "v1/lists/<uuid:public_id>/"
+UNIT = "units/<int:unit>/"
+
+urlpatterns = [
+    # game data
+    path("v1/systems/", gamedata.SystemListApi.as_view(), name="system-list"),
+    path("v1/systems/<str:system>/", gamedata.SystemDetailApi.as_view(), name="system-detail"),
+    path("v1/handbooks/", gamedata.HandbookListApi.as_view(), name="handbook-list"),
+    path("v1/handbooks/<str:system>/<str:code>/", gamedata.HandbookRevisionsApi.as_view(), name="handbook-revisions"),
+    path(BOOK, gamedata.HandbookDetailApi.as_view(), name="handbook-detail"),
+    path(BOOK + "formations/", gamedata.FormationListApi.as_view(), name="formation-list"),
+    path(BOOK + "formations/<str:formation>/", gamedata.FormationDetailApi.as_view(), name="formation-detail"),
+    path(BOOK + "units/", gamedata.UnitListApi.as_view(), name="unit-list"),
+    path(BOOK + "units/<str:unit>/", gamedata.UnitDetailApi.as_view(), name="unit-detail"),
+    path(BOOK + "cards/", gamedata.CardListApi.as_view(), name="card-list"),
+    # lists
+    path("v1/lists/", lists.ListCollectionApi.as_view(), name="list-collection"),
+    path("v1/lists/import", lists.ListImportApi.as_view(), name="list-import"),
+    path("v1/lists/import.ros", files.ListRosImportApi.as_view(), name="list-import-ros"),
+    path(LIST, lists.ListDetailApi.as_view(), name="list-detail"),
+    path(LIST + "copy", lists.ListCopyApi.as_view(), name="list-copy"),
+    path(LIST + "export.json", lists.ListExportApi.as_view(), name="list-export-json"),
+    path(LIST + "export.ros", files.ListRosApi.as_view(), name="list-export-ros"),
+    path(LIST + "export.rosz", files.ListRoszApi.as_view(), name="list-export-rosz"),
+    path(LIST + "roster.pdf", files.ListPdfApi.as_view(), name="list-roster-pdf"),
+    # the builder's operations, at the list document's pointers
+    path(LIST + "formations/", lists.FormationAddApi.as_view(), name="formation-add"),
+    path(LIST + "formations/<int:formation>/", lists.FormationRemoveApi.as_view(), name="formation-remove"),
+    path(LIST + "formations/<int:formation>/units/", lists.UnitPickApi.as_view(), name="unit-pick"),
+    path(LIST + "formations/<int:formation>/" + UNIT, lists.UnitRemoveApi.as_view(), name="unit-remove"),
+    path(LIST + "formations/<int:formation>/" + UNIT + "size", lists.UnitSizeApi.as_view(), name="unit-size"),
+    path(LIST + "formations/<int:formation>/" + UNIT + "upgrades", lists.UnitUpgradeApi.as_view(),
+         name="unit-upgrade"),
+    path(LIST + "support/", lists.UnitPickApi.as_view(), name="support-pick"),
+    path(LIST + "support/<int:unit>/", lists.UnitRemoveApi.as_view(), name="support-remove"),
+    path(LIST + "support/<int:unit>/size", lists.UnitSizeApi.as_view(), name="support-size"),
+    path(LIST + "support/<int:unit>/upgrades", lists.UnitUpgradeApi.as_view(), name="support-upgrade"),
+    path(LIST + "cards/", lists.CardAddApi.as_view(), name="card-add"),
+    path(LIST + "cards/<int:card>/", lists.CardRemoveApi.as_view(), name="card-remove"),
+    # shared lists, read-only for anyone with the link
+    path("v1/shared/<uuid:share_token>/", lists.SharedDetailApi.as_view(), name="shared-detail"),
+    path("v1/shared/<uuid:share_token>/export.json", lists.SharedExportApi.as_view(), name="shared-export-json"),
+    path("v1/shared/<uuid:share_token>/copy", lists.SharedCopyApi.as_view(), name="shared-copy"),
+    path("v1/shared/<uuid:share_token>/roster.pdf", files.SharedPdfApi.as_view(), name="shared-roster-pdf"),
+    # checking without saving, and tokens
+    path("v1/check", check.CheckApi.as_view(), name="check"),
+    path("v1/auth/token", tokens.TokenApi.as_view(), name="token"),
+    # schema and docs
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # anything else under /api/ is a JSON 404, not an HTML page
+    re_path(r"^[\s\S]*$", not_found, name="not-found"),  # [\s\S]: also paths with a newline in them
+]
