@@ -242,14 +242,8 @@ class ListDetailApi(ListApi):
                    responses={204: OpenApiResponse(description="Deleted."),
                               **errors(400, 403, 404, 412, 428)})
     def delete(self, request, public_id):
-        with transaction.atomic():
-            army_list, version = self.writable()
-            # Lock the row so the version cannot move between the check above and the delete.
-            if version is not None:
-                locked = ArmyList.objects.select_for_update().filter(pk=army_list.pk, version=version).first()
-                if locked is None:
-                    raise PreconditionFailed()
-            services.army_list_delete(army_list=army_list)
+        army_list, version = self.writable()
+        services.army_list_delete(army_list=army_list, expected_version=version)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

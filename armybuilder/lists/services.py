@@ -44,6 +44,8 @@ def _next_order(queryset) -> int:
 def army_list_create(*, owner=None, session_key: str = "", handbook: hb.Handbook, name: str,
                      points_limit: int | None = None, variant: str = "", year: int | None = None) -> ArmyList:
     name = (name or "").strip() or f"{handbook.name} force"
+    if variant and not handbook.variants.filter(code=variant).exists():
+        raise ListOperationError(f"'{variant}' is not a variant of {handbook.name}")
     if points_limit is None and handbook.system.uses_points:
         points_limit = 100 if handbook.system.code == "fow4" else None
     return ArmyList.objects.create(owner=owner, session_key=session_key if owner is None else "", name=name[:120],
@@ -273,8 +275,16 @@ def army_list_copy(*, army_list: ArmyList, owner=None, session_key: str = "", na
     return _write_document(doc, owner=owner, session_key=session_key, name=name or f"Copy of {army_list.name}")
 
 
-def army_list_delete(*, army_list: ArmyList) -> None:
-    army_list.delete()
+@transaction.atomic
+def army_list_delete(*, army_list: ArmyList, expected_version: int | None = None) -> None:
+    """Delete the list; with ``expected_version``, only if nobody changed it since (one conditional delete)."""
+    query = ArmyList.objects.filter(pk=army_list.pk)
+    if expected_version is not None:
+        query = query.filter(version=expected_version)
+    if not query.exists():
+        current = ArmyList.objects.filter(pk=army_list.pk).values_list("version", flat=True).first()
+        raise StaleListError(current or 0)
+    query.delete()
 
 
 def document_problem(pointer: str, message: str) -> ListDocumentError:

@@ -135,3 +135,19 @@ def test_set_up_letters_and_outflanking_are_kept_and_checked(army):
         s.army_list_set_setup(army_list=army, list_unit=first, letter="A-1")
     with pytest.raises(s.ListOperationError, match="only a unit"):
         s.army_list_set_setup(army_list=army, list_formation=company, outflank="left")
+
+
+def test_a_stale_tab_cannot_delete_a_list_that_changed(army):
+    seen = army.version
+    s.army_list_update(army_list=army, name="Renamed", expected_version=seen)
+    with pytest.raises(s.StaleListError):
+        s.army_list_delete(army_list=army, expected_version=seen)
+    assert ArmyList.objects.filter(pk=army.pk).exists()
+    s.army_list_delete(army_list=army, expected_version=seen + 1)
+    assert not ArmyList.objects.filter(pk=army.pk).exists()
+
+
+def test_a_new_list_refuses_a_variant_its_book_does_not_have(germany, player):
+    with pytest.raises(s.ListOperationError, match="'v9' is not a variant"):
+        s.army_list_create(owner=player, handbook=germany, name="X", variant="v9")
+    assert s.army_list_create(owner=player, handbook=germany, name="X", variant="v1").variant == "v1"
