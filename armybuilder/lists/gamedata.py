@@ -77,19 +77,20 @@ def _build(handbook_id: int) -> g.HandbookData:
     upgrade_rules = _m2m(m.Upgrade.special_rules, {"group__unit__handbook_id": hb.pk})
 
     sizes = defaultdict(list)
-    for row in m.SizeOption.objects.filter(**by_unit_book).values("id", "unit_id", "code", "label", "teams", "points"):
+    for row in m.SizeOption.objects.filter(**by_unit_book).values("id", "unit_id", "code", "label", "teams",
+                                                                  "points", "extra"):
         sizes[row["unit_id"]].append(g.SizeData(row["code"], row["label"], row["teams"], row["points"],
-                                                size_variants.get(row["id"], g.EMPTY)))
+                                                size_variants.get(row["id"], g.EMPTY), row["extra"] or {}))
     upgrades = defaultdict(list)
     for row in m.Upgrade.objects.filter(group__unit__handbook_id=hb.pk).values(
             "id", "group_id", "group__code", "code", "name", "points", "cost_basis", "kind", "max_quantity",
-            "adds_game_units", "available_from", "available_to"):
+            "adds_game_units", "available_from", "available_to", "extra"):
         upgrades[row["group_id"]].append(g.UpgradeData(
             code=f"{row['group__code']}/{row['code']}", name=row["name"], points=row["points"],
             cost_basis=row["cost_basis"], kind=row["kind"], max_quantity=row["max_quantity"],
             adds_game_units=row["adds_game_units"], available_from=row["available_from"],
             available_to=row["available_to"], variants=upgrade_variants.get(row["id"], g.EMPTY),
-            rules=tuple(sorted(upgrade_rules.get(row["id"], ()))),
+            rules=tuple(sorted(upgrade_rules.get(row["id"], ()))), extra=row["extra"] or {},
         ))
     groups = defaultdict(list)
     for row in m.UpgradeGroup.objects.filter(**by_unit_book).values("id", "unit_id", "code", "name", "min_choices",
@@ -127,11 +128,12 @@ def _build(handbook_id: int) -> g.HandbookData:
     boxes_by_formation = defaultdict(list)
     boxes = {}
     for row in m.Box.objects.filter(**by_book).values("id", "code", "name", "kind", "column", "part_of_formation",
-                                                      "min_picks", "max_picks", "formation__code"):
+                                                      "min_picks", "max_picks", "formation__code", "extra"):
         box = g.BoxData(code=row["code"], name=row["name"], kind=row["kind"], column=row["column"],
                         part_of_formation=row["part_of_formation"], min_picks=row["min_picks"],
                         max_picks=row["max_picks"], formation=row["formation__code"],
-                        choices=tuple(choices[row["id"]]), variants=box_variants.get(row["id"], g.EMPTY))
+                        choices=tuple(choices[row["id"]]), variants=box_variants.get(row["id"], g.EMPTY),
+                        extra=row["extra"] or {})
         boxes[box.code] = box
         boxes_by_formation[box.formation].append(box)
 
@@ -139,8 +141,9 @@ def _build(handbook_id: int) -> g.HandbookData:
     formation_variants = _m2m(m.Formation.variants, by_book)
     formations = {}
     for row in m.Formation.objects.filter(**by_book).values("id", "code", "name", "card_code", "higher_formation",
-                                                            "is_standard", "grants_options"):
+                                                            "is_standard", "grants_options", "extra"):
         fid = row.pop("id")
+        row["extra"] = row["extra"] or {}
         formations[row["code"]] = g.FormationData(
             **row, allied_nations=formation_allies.get(fid, g.EMPTY), variants=formation_variants.get(fid, g.EMPTY),
             boxes=tuple(boxes_by_formation[row["code"]]),
@@ -150,8 +153,10 @@ def _build(handbook_id: int) -> g.HandbookData:
     card_formations = _m2m(m.CommandCard.target_formations, by_book)
     cards = {}
     for row in m.CommandCard.objects.filter(**by_book).values("id", "code", "name", "scope", "points", "cost_basis",
-                                                              "max_per_force", "max_per_target", "changes_rating"):
+                                                              "max_per_force", "max_per_target", "changes_rating",
+                                                              "extra"):
         cid = row.pop("id")
+        row["extra"] = row["extra"] or {}
         cards[row["code"]] = g.CardData(**row, target_units=card_units.get(cid, g.EMPTY),
                                         target_formations=card_formations.get(cid, g.EMPTY))
     constraints = tuple(

@@ -1,5 +1,4 @@
 """Reads: which lists a user may see, a list as a document, a list as a Force, its report."""
-from django.db.models import Q
 from django.http import Http404
 
 from armybuilder.interchange.listjson import FORMAT, VERSION, resolve_force

@@ -2,7 +2,7 @@
 from collections import Counter
 
 from . import generic
-from .force import Force, ForceFormation
+from .force import Force
 from .report import ERROR, WARNING, Report, RuleRef
 
 SYSTEM = "oww2"
