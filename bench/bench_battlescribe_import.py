@@ -61,7 +61,35 @@ def main() -> int:
     again = import_library([folder])
     print(f"re-import (all unchanged): {time.perf_counter() - started:6.2f} s, "
           f"statuses {sorted({r.status for r in again.catalogues})}")
+    bench_engine()
     return 0
+
+
+def bench_engine() -> None:
+    """BattleScribe pricing in the engine: the cheapest legal force of every formation, and a roster round trip."""
+    from armybuilder.interchange.battlescribe.cheapest import cheapest_force
+    from armybuilder.interchange.battlescribe.roster import force_to_ros, read_roster_bytes, roster_to_document
+    from armybuilder.lists.gamedata import handbook_data
+    from armybuilder.lists.selectors import DbCatalog
+    from handbooks.models import Handbook
+
+    started = time.perf_counter()
+    books = [handbook_data(pk) for pk in Handbook.objects.filter(source="battlescribe").values_list("pk", flat=True)]
+    build = time.perf_counter() - started
+    started = time.perf_counter()
+    results = [cheapest_force(book, code) for book in books for code in book.formations]
+    elapsed = time.perf_counter() - started
+    legal = sum(1 for r in results if r.legal)
+    print(f"engine data for {len(books)} handbooks: {build:6.2f} s (cold cache)")
+    print(f"cheapest legal force per formation: {legal}/{len(results)} legal in {elapsed:6.2f} s "
+          f"({elapsed / max(len(results), 1) * 1000:.1f} ms each, incl. pricing every candidate unit)")
+    biggest = max((r for r in results if r.legal), key=lambda r: len(r.force.formations[0].units))
+    started = time.perf_counter()
+    for _ in range(20):
+        xml = force_to_ros(biggest.force)
+        roster_to_document(read_roster_bytes(xml, "bench.ros"), DbCatalog())
+    print(f"roster export + read + map ({len(biggest.force.formations[0].units)} units, {len(xml)} bytes): "
+          f"{(time.perf_counter() - started) / 20 * 1000:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ class SizeData:
     teams: int
     points: int
     variants: frozenset = EMPTY
+    extra: dict = field(default_factory=dict, compare=False, hash=False)  # BattleScribe: raw costs, modifiers
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,7 @@ class UpgradeData:
     available_to: int | None = None
     variants: frozenset = EMPTY
     rules: tuple = ()
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +135,7 @@ class BoxData:
     formation: str | None = None  # None: a force-level support box
     choices: tuple = ()
     variants: frozenset = EMPTY
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def unit_choice(self, unit_code: str) -> ChoiceData | None:
         return next((c for c in self.choices if c.unit == unit_code), None)
@@ -152,6 +155,7 @@ class FormationData:
     is_standard: bool = False
     grants_options: int = 0
     boxes: tuple = ()
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +170,7 @@ class CardData:
     changes_rating: bool = False
     target_units: frozenset = EMPTY
     target_formations: frozenset = EMPTY
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)

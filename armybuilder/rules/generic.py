@@ -58,6 +58,9 @@ def sum_points(force: Force, report: Report, pricing: Pricing | None = None) -> 
     for card in force.cards:
         report.card_points += card_points(card)
     report.total_points = total + report.card_points
+    report_into = getattr(pricing, "report_into", None)
+    if report_into is not None:  # pricing that found problems (unpriced modifiers) or other cost types
+        report_into(report)
 
 
 def names(items) -> str:

@@ -2,14 +2,17 @@
 
 Hand-written XML here is our own invention (no BSData text). The real BSData
 Flames of War library is read at run time from ../shared/data and never copied
-into the project; tests that need it skip when it is absent.
+into the project; tests that need it skip when it is absent, and fail instead
+when ARMYBUILDER_REQUIRE_BSDATA=1 (CI sets it).
 """
+import os
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 
 BSDATA_DIR = Path(settings.BASE_DIR).parent / "shared" / "data" / "bsdata-flamesofwar"
+PHALANX_DIR = Path(settings.BASE_DIR).parent / "shared" / "data" / "bsdata-phalanx"
 
 GST = """<?xml version="1.0" encoding="UTF-8"?>
 <gameSystem id="gs-1" name="Mini FoW" revision="3" battleScribeVersion="2.03"
@@ -225,11 +228,51 @@ def mini_dir(tmp_path):
     return tmp_path
 
 
+def shared_data_missing(reason: str):
+    """Skip, or fail when ARMYBUILDER_REQUIRE_BSDATA=1 (CI): there the shared data must be present."""
+    if os.environ.get("ARMYBUILDER_REQUIRE_BSDATA") == "1":
+        pytest.fail(f"{reason}; ARMYBUILDER_REQUIRE_BSDATA=1 requires it", pytrace=False)
+    pytest.skip(reason)
+
+
 @pytest.fixture(scope="session")
 def bsdata_dir():
     if not BSDATA_DIR.is_dir() or not any(BSDATA_DIR.glob("*.gst")):
-        pytest.skip(f"BSData Flames of War library not found at {BSDATA_DIR} (it is not part of the project)")
+        shared_data_missing(f"BSData Flames of War library not found at {BSDATA_DIR} (it is not part of the project)")
     return BSDATA_DIR
+
+
+@pytest.fixture(scope="session")
+def phalanx_dir():
+    if not (PHALANX_DIR / "Test Roster 1.ros").is_file() or not any(PHALANX_DIR.glob("*.gst")):
+        shared_data_missing(f"BSData Phalanx sample data not found at {PHALANX_DIR}")
+    return PHALANX_DIR
+
+
+@pytest.fixture(scope="module")
+def library_in_db(django_db_setup, django_db_blocker, bsdata_dir):
+    """The whole real library imported once for a test module, rolled back after it.
+
+    Tests that use it also need ``db`` (each runs in a savepoint inside this transaction).
+    """
+    from django.core.management import call_command
+    from django.db import transaction
+
+    from armybuilder.interchange.battlescribe import import_library
+    from armybuilder.lists import gamedata
+
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            call_command("load_handbooks", str(Path(settings.HANDBOOK_DATA_DIR) / "systems"), verbosity=0)
+            report = import_library([bsdata_dir])
+            assert report.written, "\n".join(report.lines())
+            yield report
+        finally:
+            gamedata.clear_cache()
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
 
 
 @pytest.fixture(scope="session")

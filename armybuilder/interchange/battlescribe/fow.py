@@ -83,6 +83,8 @@ def as_points(value, report: CatalogueReport, ident: str, what: str) -> int:
 
 
 class FowMapper:
+    generic = False
+
     def __init__(self, index: Index, cat: Catalogue, report: CatalogueReport, ptypes: dict[str, dict]):
         self.index = index
         self.cat = cat
@@ -112,6 +114,15 @@ class FowMapper:
         if code != ident:
             self.report.warning(ident, what, f"id is not a valid code; stored as {code!r}")
         return code
+
+    def bs_info(self, entry: Entry, **more) -> dict:
+        """What a roster needs of an entry: ids, type, categories and raw costs (every cost type)."""
+        info = {"entry": entry.node.id, "path": entry.path, "type": entry.node.type}
+        info.update(more)
+        if entry.categories:
+            info["categories"] = sorted(entry.categories)
+        info["costs"] = {k: v for k, v in sorted(entry.costs.items())}
+        return info
 
     def role(self, entry: Entry) -> str:
         return self.roles.get(entry.primary_category, "")
@@ -159,8 +170,14 @@ class FowMapper:
         return lo, hi
 
     # -- modifiers and constraints ------------------------------------------
-    def extras(self, entry: Entry, target_kind: str, target_code: str, *, root: bool = False) -> dict:
-        """Normalised modifiers and unmapped constraints of an entry, reported once per entry."""
+    def extras(self, entry: Entry, target_kind: str, target_code: str, *, root: bool = False,
+               owns: bool = False) -> dict:
+        """Normalised modifiers and unmapped constraints of an entry, reported once per entry.
+
+        ``owns``: the entry *is* the unit/card/formation ``target_code`` names, so its per-force
+        limits become handbook constraints on it. A size's or option's own per-force limit (e.g.
+        the game system's "Warrior" entry linked into many units) counts that option, not its
+        unit; our constraints cannot say that, so it is kept in extra and reported."""
         extra: dict = {}
         first = id(entry.node) not in self.checked or (entry.link is not None and id(entry.link) not in self.checked)
         self.checked.add(id(entry.node))
@@ -193,7 +210,7 @@ class FowMapper:
             if c["field"] == "selections" and not c.get("percent") and c["scope"] in ("force", "roster"):
                 if root:
                     continue  # a root entry's box carries it
-                if target_code and not entry.is_group:
+                if target_code and not entry.is_group and owns:
                     self.force_constraint(c, entry, target_kind, target_code)
                     continue
             kept.append(c)
@@ -342,11 +359,11 @@ class FowMapper:
             self.collect_info(entry.link, entry.catalogue_id, profiles, rules, code)
         children = self.resolved_children(entry)
         base = self.base_cost(entry)
-        extra: dict = {"bs": {"entry": node.id, "path": entry.path, "type": node.type,
-                              "categories": sorted(entry.categories)}}
+        extra: dict = {"bs": self.bs_info(entry)}
+        extra["bs"].setdefault("categories", [])
         if entry.catalogue_id != self.cat.id or node.catalogue_id != self.cat.id:
             extra["bs"]["catalogue"] = node.catalogue_id
-        extra.update(self.extras(entry, "unit", code))
+        extra.update(self.extras(entry, "unit", code, owns=True))
 
         # Size options.
         size_group = None
@@ -377,6 +394,15 @@ class FowMapper:
         sizes: list[dict] = []
         upgrade_groups: list[dict] = []
         group_extra: dict = {}
+        model_group = team_group
+        if model_sets:
+            model_group = next((c for c in candidates if self.leaves(c)
+                                and all(e.node.type == "model" for e in self.leaves(c))), None)
+        if model_sets or team_group is not None:
+            # The unit's teams are model selections: the chosen model options, the rest this one.
+            extra["model_filler"] = self.model_filler(model_group)
+            if model_group is not None:
+                extra["model_group"] = self.code(model_group.path, "upgrade group")
         if model_sets:
             for ctype, n, points, mod in sorted(model_sets, key=lambda t: t[1]):
                 label = f"{n}{'+' if ctype != 'equalTo' else ''} teams"
@@ -446,6 +472,21 @@ class FowMapper:
         doc["extra"] = extra
         return doc
 
+    def model_filler(self, group: Entry | None) -> dict:
+        """The model a size's remaining teams are: the group's default, else its cheapest model."""
+        if group is None:
+            return {"name": "Team", "bs": {"type": "model", "costs": {}}}
+        leaves = self.leaves(group)
+        pick = next((e for e in leaves if group.node.default_id and group.node.default_id in (e.node.id, e.path)),
+                    None)
+        if pick is None:
+            pick = min(leaves, key=lambda e: e.costs.get(self.pts, 0))
+        filler = {"name": clean_name(pick.name, "Team"), "group": group.path, "bs": self.bs_info(pick)}
+        mods = [m for m in pick.modifiers if m["kind"] == "cost"]
+        if mods:
+            filler["cost_modifiers"] = mods
+        return filler
+
     def teams_in(self, label: str) -> int:
         counts = [int(n) for n in TEAMS_RE.findall(label or "")]
         return min(sum(counts), 200) if counts else 1
@@ -459,7 +500,7 @@ class FowMapper:
                 "points": as_points(max(points, 0), self.report, leaf.path, "size")}
         if points < 0:
             self.report.error(leaf.path, "size", f"size costs {points} (negative); stored as 0")
-        extra = {"bs": {"entry": leaf.node.id, "path": leaf.path, "type": leaf.node.type, "cost": cost}}
+        extra = {"bs": self.bs_info(leaf, cost=cost)}
         extra.update(self.extras(leaf, "unit", unit_code))
         size["extra"] = extra
         self.collect_info(leaf.node, leaf.catalogue_id, profiles, rules, code)
@@ -536,7 +577,7 @@ class FowMapper:
         code = self.code(leaf.path, "upgrade")
         opt = {"code": code, "name": clean_name(leaf.name, "Option"),
                "points": as_points(cost - offset, self.report, leaf.path, "upgrade")}
-        extra = {"bs": {"entry": leaf.node.id, "path": leaf.path, "type": leaf.node.type, "cost": cost}}
+        extra = {"bs": self.bs_info(leaf, cost=cost)}
         if offset:
             extra["included_in_size"] = offset
         if hi is None:
@@ -583,10 +624,38 @@ class FowMapper:
         for leaf in self.leaves(group):
             self.card(leaf, scope, target)
 
-    def card(self, entry: Entry, scope: str, target: tuple[str, str] | None) -> None:
+    def title_choices(self, entry: Entry) -> list[tuple[Entry, Entry]]:
+        """A root card entry that only wraps one group of plain choices (e.g. a "Formation Title" whose
+        titles are the real cards): (group, choice) pairs, else []. Each choice becomes a card."""
+        if entry.is_group or self.base_cost(entry):
+            return []
+        children = self.resolved_children(entry)
+        if len(children) != 1 or not children[0].is_group:
+            return []
+        group = children[0]
+        leaves = [c for c in self.resolved_children(group)]
+        if not leaves or any(c.is_group or c.node.type != "upgrade" or self.resolved_children(c) or self.unit_like(c)
+                             for c in leaves):
+            return []
+        return [(group, leaf) for leaf in leaves]
+
+    def card(self, entry: Entry, scope: str, target: tuple[str, str] | None,
+             wrapper: tuple[Entry, Entry] | None = None) -> None:
         self.used_nodes.add(entry.node.id)
         code = self.code(entry.path, "command card")
         card = self.cards.get(code)
+        if card is None and wrapper is not None:
+            outer, group = wrapper
+            self.used_nodes.add(outer.node.id)
+            self.card(entry, scope, target)
+            card = self.cards[code]
+            # The roster selects the wrapper, then this choice from its group.
+            card["extra"]["bs"]["wrapper"] = {**self.bs_info(outer), "name": clean_name(outer.name, "Card"),
+                                              "group": group.path}
+            outer_mods = [m for m in outer.modifiers if m["kind"] == "cost"]
+            if outer_mods:
+                card["extra"]["bs"]["wrapper"]["cost_modifiers"] = outer_mods
+            return
         if card is None:
             lo, hi = entry.limits()
             card = {"code": code, "name": clean_name(entry.name, "Card"), "scope": scope,
@@ -596,8 +665,8 @@ class FowMapper:
                 card["card_code"] = m.group(1)
             if hi is not None and hi >= 1:
                 card["max_per_target"] = min(hi, MAX_COUNT)
-            extra = {"bs": {"entry": entry.node.id, "path": entry.path, "type": entry.node.type}}
-            extra.update(self.extras(entry, "card", code))
+            extra = {"bs": self.bs_info(entry)}
+            extra.update(self.extras(entry, "card", code, owns=True))
             profiles: dict = {}
             rules: dict = {}
             self.collect_info(entry.node, entry.catalogue_id, profiles, rules, code)
@@ -635,8 +704,9 @@ class FowMapper:
         if child.is_group:
             lo, hi = child.limits()
             choices: list[tuple[Entry, int | None]] = []
+            choice_groups: dict[int, list[str]] = {}
 
-            def gather(group: Entry):
+            def gather(group: Entry, trail: list[str]):
                 for c in self.resolved_children(group):
                     if c.is_group:
                         if self.is_card_group(c):
@@ -645,16 +715,19 @@ class FowMapper:
                         clo, chi = c.limits()
                         subgroups.append({"id": c.path, "name": c.name, "min": clo, "max": chi})
                         self.extras(c, "unit", owner)
-                        gather(c)
+                        gather(c, trail + [c.path])
                     elif self.is_card(c):
                         self.card(c, "formation", ("formations", owner) if owner else None)
                     else:
                         choices.append((c, c.limits()[1]))
+                        if len(trail) > 1:
+                            choice_groups[id(c)] = trail
 
-            gather(child)
+            gather(child, [child.path])
         else:
             lo, hi = self.limits(child, root=root)
             choices = [(child, None)]
+            choice_groups = {}
         if not choices:
             self.report.warning(child.path, "box", f"{child.name!r} offers no units; skipped")
             return None
@@ -668,6 +741,11 @@ class FowMapper:
         choice_docs = []
         for entry, cmax in choices:
             ucode = self.unit(entry)
+            unit_path = self.units.get(ucode, {}).get("extra", {}).get("bs", {}).get("path")
+            if unit_path and entry.path != unit_path:  # the same unit reached through another link here
+                extra.setdefault("choice_paths", {})[ucode] = entry.path
+            if id(entry) in choice_groups:  # picked from a nested group: the roster names the innermost one
+                extra.setdefault("choice_groups", {})[ucode] = choice_groups[id(entry)]
             if cmax is not None and cmax >= 1 and child.is_group:
                 choice_docs.append({"unit": ucode, "max": min(cmax, MAX_COUNT)})
             else:
@@ -761,8 +839,8 @@ class FowMapper:
         m = CARD_CODE_RE.search(name)
         if m:
             doc["card_code"] = m.group(1)
-        extra = {"bs": {"entry": entry.node.id, "path": entry.path, "type": entry.node.type}}
-        extra.update(self.extras(entry, "formation", code))
+        extra = {"bs": self.bs_info(entry)}
+        extra.update(self.extras(entry, "formation", code, owns=True))
         for c in entry.constraints:
             if c["field"] == "selections" and c["scope"] in ("parent", "force", "roster") and not c.get("percent"):
                 self.force_constraint({**c, "scope": "force" if c["scope"] == "parent" else c["scope"]},
@@ -789,6 +867,8 @@ class FowMapper:
                 continue
             if link.import_root_entries:
                 out.extend((n, linked) for n in linked.root_entries)
+        if self.generic:  # a generic system's own root entries (e.g. game options) are offered too
+            out.extend((n, self.index.system) for n in self.index.system.root_entries)
         return out
 
     def map(self) -> dict:
@@ -797,8 +877,9 @@ class FowMapper:
             self.report.warning(owner, element, f"element <{element}> in {where} is not understood; ignored")
         for cost_type in self.index.cost_types.values():
             if cost_type.id != self.pts:
-                self.report.error(cost_type.id, "costType", f"cost type {cost_type.name!r} is not imported "
-                                  "(only points)")
+                self.report.info(cost_type.id, "costType", f"cost type {cost_type.name!r}: list points are "
+                                 f"{self.index.cost_types[self.pts].name!r}; its values are kept per entry "
+                                 "(extra.bs.costs) and totalled in the list report's figures")
         for node, owner_cat in self.root_entries():
             entry = self.index.entry(node, cat.id)
             if entry is None:
@@ -806,6 +887,9 @@ class FowMapper:
                                   "not found")
                 continue
             role = self.role(entry)
+            if self.generic:
+                self.generic_root(entry)
+                continue
             if role == "formation":
                 self.formation(entry)
             elif role in ("support", "formation-support", "wildcard", "allied-unit"):
@@ -821,6 +905,10 @@ class FowMapper:
                     self.cards_from(entry, "force", None)
                 elif self.resolved_children(entry) and not self.is_card(entry):
                     self.cards_from(entry, "force", None)
+                elif self.title_choices(entry):
+                    self.checked.add(id(entry.node))
+                    for group, leaf in self.title_choices(entry):
+                        self.card(leaf, "force", None, wrapper=(entry, group))
                 else:
                     self.card(entry, "force", None)
             elif role == "allied-formation":
@@ -840,6 +928,16 @@ class FowMapper:
                                  "imported formation, support box or card")
         return self.document()
 
+    def generic_root(self, entry: Entry) -> None:
+        """Another game system: every root entry is a force-level box, its column the primary category."""
+        cname = self.index.category_names.get(entry.primary_category, "") or "Units"
+        box = self.box(entry, len(self.support), owner="", column=clean_name(cname, "Units")[:60], root=True,
+                       part_of_formation=False)
+        if box is not None:
+            box.pop("_order")
+            box["kind"] = "grey"
+            self.support.append(box)
+
     def document(self) -> dict:
         cat = self.cat
         nation, _, _, _ = nation_for(cat.name, cat.source)
@@ -851,7 +949,7 @@ class FowMapper:
                 card["targets"] = targets
             cards.append(card)
         doc = {
-            "kind": "handbook", "format": 1, "system": "fow4", "code": self.code(cat.id, "catalogue"),
+            "kind": "handbook", "format": 1, "system": self.system_code, "code": self.code(cat.id, "catalogue"),
             "name": clean_name(cat.name, "Catalogue"), "nation": nation, "revision": cat.revision,
             "period": period_for(cat.name, cat.source),
             "special_rules": [{"code": c, "name": n} for c, n in self.rules.items()],
@@ -861,14 +959,49 @@ class FowMapper:
                 "catalogue_id": cat.id, "revision": cat.revision, "source": cat.source,
                 "game_system_id": cat.game_system_id, "game_system_revision": cat.game_system_revision,
                 "battlescribe_version": cat.battlescribe_version, "points_cost_type": self.pts,
+                "game_system_name": self.index.system.name,
+                "cost_types": [{"id": c.id, "name": c.name} for c in self.index.system.cost_types],
+                "force_entries": [{"id": f.id, "name": f.name} for f in self.index.system.force_entries],
                 "catalogue_links": [{"id": link.id, "target": link.target_id, "name": link.name,
                                      "import_root_entries": link.import_root_entries}
                                     for link in cat.catalogue_links],
             }},
         }
         self.report.counts["special rules"] = len(self.rules)
+        if self.generic:
+            doc["nation"] = generic_nation(cat)[0]
+            doc["period"] = ""
         return doc
+
+    @property
+    def system_code(self) -> str:
+        return generic_system_code(self.index.system) if self.generic else "fow4"
+
+
+class GenericMapper(FowMapper):
+    """A game system that is not Flames of War: no formations; root entries become support boxes
+    per primary category, units keep sizes/options/costs as the FoW mapping reads them."""
+
+    generic = True
+
+
+FOW_GAME_SYSTEM_ID = "976a-b687-1fdb-07ef"
+
+
+def is_flames_of_war(index: Index) -> bool:
+    names = {n.strip().lower() for n in index.category_names.values()}
+    return index.system.id == FOW_GAME_SYSTEM_ID or "formations" in names
+
+
+def generic_system_code(system: Catalogue) -> str:
+    return safe_code(f"bs-{system.id}")[:120]
+
+
+def generic_nation(cat: Catalogue) -> tuple[str, str]:
+    slug = re.sub(r"[^a-z0-9]+", "-", (cat.name or cat.id).lower()).strip("-") or "force"
+    return safe_code(slug[:60]), clean_name(cat.name, "Force")
 
 
 def map_catalogue(index: Index, cat: Catalogue, report: CatalogueReport, ptypes: dict[str, dict]) -> dict:
-    return FowMapper(index, cat, report, ptypes).map()
+    mapper = FowMapper if is_flames_of_war(index) else GenericMapper
+    return mapper(index, cat, report, ptypes).map()

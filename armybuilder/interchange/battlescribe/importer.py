@@ -11,14 +11,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .fow import map_catalogue
+from .fow import generic_system_code, is_flames_of_war, map_catalogue
 from .index import Index
 from .nations import nation_for
 from .nodes import Catalogue
 from .parse import parse_document
 from .report import CatalogueReport, ImportReport
 from .safe_read import DEFAULT_LIMITS, XML_SUFFIXES, ZIP_SUFFIXES, BattleScribeReadError, ReadLimits, read_document
-from .system import profile_type_table, system_document
+from .system import generic_system_document, profile_type_table, system_document
 
 SUFFIXES = set(XML_SUFFIXES) | set(ZIP_SUFFIXES)
 
@@ -88,8 +88,12 @@ def map_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS) -> Ma
     started = time.perf_counter()
     index = Index(system, catalogues)
     out.index = index
+    fow = is_flames_of_war(index)
     sys_report = CatalogueReport(source=system.source, catalogue_id=system.id, name=system.name,
-                                 revision=system.revision, handbook_code="fow4")
+                                 revision=system.revision, handbook_code="fow4" if fow else generic_system_code(system))
+    if not fow:
+        sys_report.info(system.id, "gameSystem", f"{system.name!r} is not Flames of War: imported as the generic "
+                        f"system {generic_system_code(system)!r} (root entries become boxes per category)")
     report.system = sys_report
     sys_report.counts["profile types"] = len(index.profile_types)
     sys_report.counts["categories"] = len(system.categories)
@@ -111,6 +115,10 @@ def map_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS) -> Ma
     ptypes = profile_type_table(index)
     for cat in catalogues:
         code, _, _, matched = nation_for(cat.name, cat.source)
+        if not fow:
+            from .fow import generic_nation
+
+            code, matched = generic_nation(cat)[0], True
         rep = CatalogueReport(source=cat.source, catalogue_id=cat.id, name=cat.name, revision=cat.revision,
                               handbook_code=cat.id, nation=code)
         if not matched:
@@ -124,7 +132,8 @@ def map_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS) -> Ma
         doc = map_catalogue(index, cat, rep, ptypes)
         rep.status = "mapped"
         out.documents.append((rep, doc))
-    out.system_doc = system_document(index, [c for c in catalogues if not c.library])
+    own = [c for c in catalogues if not c.library]
+    out.system_doc = system_document(index, own) if fow else generic_system_document(index, own)
     report.map_seconds = time.perf_counter() - started
     return out
 

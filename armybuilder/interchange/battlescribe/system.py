@@ -65,3 +65,21 @@ def system_document(index: Index, catalogues, base: dict | None = None) -> dict:
         doc["profile_types"].append({"code": p.id, "name": p.name[:200], "applies_to": applies_to(p.name),
                                      "characteristics": chars})
     return doc
+
+
+def generic_system_document(index: Index, catalogues) -> dict:
+    """A game system that is not Flames of War: its own system, one nation per catalogue."""
+    from .fow import generic_nation, generic_system_code
+
+    doc = {"kind": "system", "format": 1, "code": generic_system_code(index.system),
+           "name": (index.system.name or index.system.id)[:200], "uses_points": True,
+           "description": f"Imported from the BattleScribe game system {index.system.id} (revision "
+                          f"{index.system.revision}).",
+           "nations": [], "profile_types": []}
+    seen = set()
+    for cat in catalogues:
+        code, name = generic_nation(cat)
+        if code not in seen:
+            seen.add(code)
+            doc["nations"].append({"code": code, "name": name, "side": ""})
+    return system_document(index, [], base=doc) | {"nations": doc["nations"]}

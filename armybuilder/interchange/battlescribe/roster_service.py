@@ -1,0 +1,71 @@
+"""Use cases for BattleScribe rosters: import a roster file as an army list, export a list as .ros.
+
+The only roster code that touches the database: it reads game data through
+``lists.selectors.DbCatalog`` and writes through ``lists.services.army_list_import``
+(so a roster import is exactly a JSON-document import: all or nothing).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from armybuilder.rules import bspricing
+
+from .roster import MappedRoster, RosterError, force_to_ros, read_roster_bytes, roster_to_document, zip_roster
+from .safe_read import DEFAULT_LIMITS, ReadLimits
+
+
+@dataclass
+class RosterImport:
+    army_list: object
+    mapped: MappedRoster
+    report: object
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def figures(self) -> dict:
+        return self.report.figures
+
+
+def battlescribe_systems() -> tuple[str, ...]:
+    from handbooks.models import Handbook
+
+    codes = list(Handbook.objects.filter(source="battlescribe").values_list("system__code", flat=True).distinct())
+    return tuple(sorted(set(codes), key=lambda c: (c != "fow4", c))) or ("fow4",)
+
+
+def roster_import(*, data: bytes, source: str, owner=None, session_key: str = "", name: str | None = None,
+                  limits: ReadLimits = DEFAULT_LIMITS) -> RosterImport:
+    """Read a .ros/.rosz/New Recruit JSON roster and save it as a new list.
+
+    Raises RosterError (unreadable or unmappable roster) or ListDocumentError (the mapped
+    document does not resolve); nothing is written then.
+    """
+    from armybuilder.lists.selectors import DbCatalog, army_list_force
+    from armybuilder.lists.services import army_list_import
+
+    roster = read_roster_bytes(data, source, limits=limits)
+    mapped = roster_to_document(roster, DbCatalog(), systems=battlescribe_systems())
+    army_list = army_list_import(doc=mapped.document, owner=owner, session_key=session_key, name=name)
+    force = army_list_force(army_list)
+    report = bspricing.check_force(force)
+    warnings = list(mapped.warnings)
+    ours = report.figures.get("costs", {})
+    for cost_name, value in mapped.costs.items():
+        got = ours.get(cost_name, 0)
+        skipped = mapped.skipped_costs.get(cost_name, 0)
+        if abs(got + skipped - value) > 1e-6 or skipped:
+            warnings.append(f"{source}: the roster states {value:g} {cost_name}; the imported list costs {got:g}"
+                            + (f" ({skipped:g} of it in selections not imported)" if skipped else ""))
+    return RosterImport(army_list, mapped, report, warnings)
+
+
+def roster_export(army_list, *, zipped: bool = False) -> bytes:
+    """The list as roster XML (or a .rosz zip); RosterError when it is not on BattleScribe data."""
+    from armybuilder.lists.selectors import army_list_force
+
+    force = army_list_force(army_list)
+    xml = force_to_ros(force, name=army_list.name)
+    return zip_roster(xml, "roster.ros") if zipped else xml
+
+
+__all__ = ["RosterError", "RosterImport", "roster_export", "roster_import"]
