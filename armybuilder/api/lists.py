@@ -10,7 +10,6 @@ means what it meant in the version the client last saw.
 import json
 import re
 
-from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.utils.text import slugify
