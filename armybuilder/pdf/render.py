@@ -1,0 +1,107 @@
+"""Printable rosters and unit cards: HTML from our template, PDF from WeasyPrint.
+
+One entry point, ``roster_pdf_render``. The stylesheet is parsed once per process
+and shared; the few things that change per document (paper size, verification
+code, the NOT LEGAL mark) go in a small inline style with no user text in it.
+User text (list, player and event names) only ever reaches the page through
+autoescaped HTML. Nothing outside the document is fetched: the only URLs
+WeasyPrint may open are ``data:`` URIs (the QR code).
+"""
+import threading
+from functools import lru_cache
+
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+
+from armybuilder.rules.force import Force
+from armybuilder.rules.report import Report
+from handbooks.models import GameSystem
+
+from .codes import list_code, qr_svg_data_uri
+from .context import roster_context
+from .selectors import unit_sheets
+
+TEMPLATE = "pdf/roster.html"
+STYLESHEET = "pdf/roster.css"
+
+PAPERS = {
+    # CSS page size, and the height of one unit card (two rows to a page) within the page margins.
+    "a4": {"size": "A4", "card_height": "127mm"},
+    "letter": {"size": "letter", "card_height": "118mm"},
+}
+
+_lock = threading.Lock()
+
+
+class RosterError(ValueError):
+    """A render request that makes no sense (an unknown paper size)."""
+
+
+@lru_cache(maxsize=1)
+def _weasy():
+    import weasyprint
+    from weasyprint.text.fonts import FontConfiguration
+    from weasyprint.urls import URLFetcher
+
+    fonts = FontConfiguration()
+    path = finders.find(STYLESHEET)
+    if path is None:
+        raise RuntimeError(f"the print stylesheet static/{STYLESHEET} is missing")
+    fetcher = URLFetcher(allowed_protocols={"data"})
+    css = weasyprint.CSS(filename=path, font_config=fonts, url_fetcher=fetcher)
+    return weasyprint, fonts, css, fetcher
+
+
+def stylesheet():
+    """The parsed print stylesheet (cached for the life of the process)."""
+    return _weasy()[2]
+
+
+def _page_css(*, paper: str, code: str, legal: bool, errors: int) -> str:
+    """Per-document page rules. Only trusted values go in: a paper from PAPERS, a hex code, a count."""
+    spec = PAPERS[paper]
+    problems = f"{errors} problem{'' if errors == 1 else 's'}"
+    mark = "" if legal else f'@top-right {{ content: "NOT LEGAL \\2014  {problems}" }}'
+    footer = f'"Verification code {code}  \\00B7  page " counter(page) " of " counter(pages)'
+    return (f"@page {{ size: {spec['size']}; @bottom-left {{ content: {footer} }} {mark} }}\n"
+            f".card {{ min-height: {spec['card_height']} }}")
+
+
+def roster_html(*, force: Force, report: Report, document: dict, paper: str = "a4", cards: bool = True,
+                player: str = "", event: str = "", list_url: str = "", system_name: str = "") -> str:
+    if paper not in PAPERS:
+        raise RosterError(f"paper is one of: {', '.join(PAPERS)}")
+    code = list_code(document)
+    if not system_name:
+        system_name = GameSystem.objects.filter(code=force.system).values_list("name", flat=True).first() or ""
+    context = roster_context(force=force, report=report, sheets=unit_sheets(force), system_name=system_name,
+                             player=(player or "").strip()[:120], event=(event or "").strip()[:120],
+                             with_cards=cards)
+    context.update({
+        "code": code,
+        "paper": paper,
+        "list_url": list_url,
+        "qr": qr_svg_data_uri(list_url) if list_url else "",
+        "page_css": mark_safe(_page_css(paper=paper, code=code, legal=report.legal, errors=len(report.errors))),
+    })
+    return render_to_string(TEMPLATE, context)
+
+
+def html_to_pdf(html: str) -> bytes:
+    weasyprint, fonts, css, fetcher = _weasy()
+    document = weasyprint.HTML(string=html, url_fetcher=fetcher, base_url=None)
+    # A FontConfiguration is not safe to share between threads rendering at once.
+    with _lock:
+        return document.write_pdf(stylesheets=[css], font_config=fonts)
+
+
+def roster_pdf_render(*, force: Force, report: Report, document: dict, paper: str = "a4", cards: bool = True,
+                      player: str = "", event: str = "", list_url: str = "", system_name: str = "") -> bytes:
+    """The roster (and unit cards, and rules appendix) of a checked force, as PDF bytes.
+
+    ``document`` is the list's JSON document (format v1): its verification code is printed on
+    every page. ``list_url`` is where the QR code on every page leads (leave empty for no QR).
+    """
+    return html_to_pdf(roster_html(force=force, report=report, document=document, paper=paper, cards=cards,
+                                   player=player, event=event, list_url=list_url, system_name=system_name))

@@ -1,0 +1,98 @@
+"""Use cases for printing: a saved list's roster, a list file's roster, and checking a printed code.
+
+Views and management commands call these and nothing else from this package.
+"""
+import hashlib
+from dataclasses import dataclass
+
+from django.core.cache import cache
+
+from armybuilder.interchange.listjson import parse_list_json, validate_list_document
+from armybuilder.interchange.listjson.document import ListDocumentError, ListProblem
+from armybuilder.lists.models import ArmyList
+from armybuilder.lists.selectors import army_list_document, army_list_force, list_document_report
+from armybuilder.rules import check
+
+from .codes import BadCode, list_code, normalize_code
+from .render import PAPERS, RosterError, roster_pdf_render
+
+CACHE_SECONDS = 60 * 60
+
+
+def share_path(army_list: ArmyList) -> str:
+    """The read-only page of a shared list (the web app serves it at /s/<share_token>/)."""
+    return f"/s/{army_list.share_token}/"
+
+
+def roster_filename(name: str, paper: str) -> str:
+    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in name).strip("-")[:60] or "roster"
+    return f"{safe}-{paper}.pdf"
+
+
+def roster_pdf_for_list(*, army_list: ArmyList, paper: str = "a4", cards: bool = True, player: str = "",
+                        event: str = "", list_url: str = "") -> bytes:
+    """The roster of a saved list. Cached by list version and options, so a re-download costs nothing."""
+    if paper not in PAPERS:
+        raise RosterError(f"paper is one of: {', '.join(PAPERS)}")
+    options = "\x1f".join([str(army_list.public_id), str(army_list.version), paper, str(cards), player, event,
+                           list_url])
+    key = "pdf:roster:" + hashlib.sha256(options.encode("utf-8")).hexdigest()
+    pdf = cache.get(key)
+    if pdf is None:
+        document = army_list_document(army_list)
+        force = army_list_force(army_list)
+        pdf = roster_pdf_render(force=force, report=check(force), document=document, paper=paper, cards=cards,
+                                player=player, event=event, list_url=list_url)
+        cache.set(key, pdf, CACHE_SECONDS)
+    return pdf
+
+
+def roster_pdf_for_document(*, raw: bytes | str, paper: str = "a4", cards: bool = True, player: str = "",
+                            event: str = "", list_url: str = "") -> bytes:
+    """The roster of a list file (JSON v1). ListDocumentError says why the file is not a usable list."""
+    document = parse_list_json(raw)
+    force, report = list_document_report(document)
+    return roster_pdf_render(force=force, report=report, document=document, paper=paper, cards=cards,
+                             player=player, event=event, list_url=list_url)
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The answer to "was this roster printed from this list?"."""
+
+    code: str  # the code as given, normalised
+    matches: bool | None  # None: no list to compare with
+    list_code: str = ""  # the code of the given list
+    list_name: str = ""
+
+    @property
+    def message(self) -> str:
+        if self.matches is None:
+            return (f"{self.code} is a well-formed verification code. Paste or upload the list's JSON file to "
+                    f"check that the roster was printed from it.")
+        if self.matches:
+            return f"Match: the roster with code {self.code} was printed from the list '{self.list_name}'."
+        return (f"No match: the list '{self.list_name}' has code {self.list_code}, the roster shows {self.code}. "
+                f"The roster was printed from another list, or the list changed since it was printed.")
+
+
+def roster_verify(*, code: str, raw: bytes | str | None = None) -> Verification:
+    """Check a printed code, and the list it should belong to if one is given.
+
+    BadCode if the code is malformed; ListDocumentError if the list cannot be read as a list document.
+    The list does not need its books to be loaded: only its exact content counts.
+    """
+    normalized = normalize_code(code)
+    if raw is None or (isinstance(raw, (str, bytes)) and not raw.strip()):
+        return Verification(code=normalized, matches=None)
+    document = parse_list_json(raw)
+    problems = validate_list_document(document)
+    if problems:
+        raise ListDocumentError(problems)
+    actual = list_code(document)
+    return Verification(code=normalized, matches=actual == normalized, list_code=actual,
+                        list_name=str(document.get("name", "")))
+
+
+__all__ = ["BadCode", "ListDocumentError", "ListProblem", "RosterError", "Verification", "roster_filename",
+           "roster_pdf_for_document", "roster_pdf_for_list", "roster_verify", "share_path"]

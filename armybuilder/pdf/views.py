@@ -1,0 +1,78 @@
+"""Roster downloads and the verification page. Thin: options in, a service call, a response out."""
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.shortcuts import render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from armybuilder.lists.selectors import army_list_get_for_user, army_list_get_shared
+
+from .forms import RosterOptionsForm, VerifyForm
+from .services import (BadCode, ListDocumentError, roster_filename, roster_pdf_for_list, roster_verify,
+                       share_path)
+
+
+def _options_or_400(request):
+    form = RosterOptionsForm(request.GET)
+    if not form.is_valid():
+        problems = "; ".join(f"{field}: {' '.join(errors)}" for field, errors in form.errors.items())
+        return None, HttpResponseBadRequest(f"Bad roster options: {problems} (paper=a4|letter, cards=0|1)",
+                                            content_type="text/plain; charset=utf-8")
+    return form.options(), None
+
+
+def _pdf_response(pdf: bytes, name: str, paper: str) -> HttpResponse:
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{roster_filename(name, paper)}"'
+    response["Cache-Control"] = "private, max-age=0"
+    return response
+
+
+@require_GET
+def roster(request, public_id):
+    """The owner's roster PDF (404 for anyone else, exactly as for a list that does not exist)."""
+    army_list = army_list_get_for_user(user=request.user, public_id=public_id,
+                                       session_key=request.session.session_key)
+    options, error = _options_or_400(request)
+    if error:
+        return error
+    if not options["player"] and request.user.is_authenticated:
+        options["player"] = request.user.get_full_name() or request.user.get_username()
+    path = share_path(army_list) if army_list.visibility == "shared" else f"/lists/{army_list.public_id}/"
+    pdf = roster_pdf_for_list(army_list=army_list, list_url=request.build_absolute_uri(path), **options)
+    return _pdf_response(pdf, army_list.name, options["paper"])
+
+
+@require_GET
+def shared_roster(request, share_token):
+    """Anyone with the share link may print the list (without the owner's name unless ?player= is given)."""
+    army_list = army_list_get_shared(share_token=share_token)
+    options, error = _options_or_400(request)
+    if error:
+        return error
+    pdf = roster_pdf_for_list(army_list=army_list, list_url=request.build_absolute_uri(share_path(army_list)),
+                              **options)
+    return _pdf_response(pdf, army_list.name, options["paper"])
+
+
+@require_http_methods(["GET", "POST"])
+def verify(request):
+    """Check a roster's printed code, alone (is it well-formed?) or against a pasted or uploaded list file."""
+    result = problems = None
+    status = 200
+    if request.method == "POST":
+        form = VerifyForm(request.POST, request.FILES)
+    elif "code" in request.GET:
+        form = VerifyForm(request.GET)
+    else:
+        form = VerifyForm()
+    if form.is_bound:
+        if form.is_valid():
+            try:
+                result = roster_verify(code=form.cleaned_data["code"], raw=form.list_source())
+            except BadCode as exc:
+                form.add_error("code", str(exc))
+            except ListDocumentError as exc:
+                problems = [str(p) for p in exc.problems]
+        if form.errors or problems:
+            status = 400
+    return render(request, "pdf/verify.html", {"form": form, "result": result, "problems": problems},
+                  status=status)
