@@ -23,6 +23,8 @@ class Command(BaseCommand):
         failed = 0
         for result in results:
             if result.ok:
+                if options["verbosity"] == 0:
+                    continue
                 rev = f" revision {result.revision}" if result.revision else ""
                 self.stdout.write(f"{result.status:9} {result.kind} {result.code}{rev}  ({result.source})")
             else:
