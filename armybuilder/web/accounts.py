@@ -7,7 +7,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from .forms import SignUpForm
-from .services import army_lists_claim_for_user
+from .services import army_lists_claim_for_user, matchups_claim_for_user
 
 
 def _next_url(request) -> str:
@@ -26,6 +26,7 @@ def signup(request):
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         army_lists_claim_for_user(user=user, session_key=visitor_session)
+        matchups_claim_for_user(user=user, session_key=visitor_session)
         return redirect(_next_url(request))
     return render(request, "web/accounts/signup.html", {"form": form, "next": _next_url(request)},
                   status=400 if form.errors else 200)
@@ -38,6 +39,7 @@ class LoginView(auth_views.LoginView):
         visitor_session = self.request.session.session_key
         response = super().form_valid(form)
         army_lists_claim_for_user(user=form.get_user(), session_key=visitor_session)
+        matchups_claim_for_user(user=form.get_user(), session_key=visitor_session)
         return response
 
     def get_default_redirect_url(self):

@@ -8,15 +8,17 @@ Nothing here touches the database.
 import re
 from dataclasses import dataclass, field
 
-from armybuilder.lists.reporting import FIGURE_LABELS
 from armybuilder.rules.force import Force, ForceFormation, ForceUnit
 from armybuilder.rules.gamedata import BoxData, HandbookData, UnitData, in_variant
 from armybuilder.rules.generic import card_points
 from armybuilder.rules.report import Issue, Report
 
+from .figures import figure_groups, option_pool_text
+
 KIND_LABELS = {"hq": "HQ", "black": "Compulsory", "grey": "Optional", "options": "Options"}
 COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 SCOPE_LABELS = {"force": "Force card", "formation": "Formation card", "unit": "Unit card"}
+OUTFLANK_CHOICES = [("", "No outflanking"), ("left", "Outflank left"), ("right", "Outflank right")]
 
 
 def _words(n: int) -> str:
@@ -118,6 +120,13 @@ class UnitView:
     sizes: list
     groups: list
     issues: list = field(default_factory=list)
+    letter: str = ""
+    outflank: str = ""
+    option_cost: int = 0  # Operation WW2: bought from the formation's options pool
+
+    @property
+    def outflank_label(self) -> str:
+        return dict(OUTFLANK_CHOICES).get(self.outflank, "")
 
     @property
     def chosen_options(self):
@@ -132,6 +141,7 @@ class ChoiceView:
     note: str = ""
     is_formation: bool = False
     option_cost: int = 0
+    short_of_options: bool = False  # Operation WW2: costs more options than the pool has left
 
 
 @dataclass
@@ -148,6 +158,7 @@ class BoxView:
     choices: list
     is_open: bool
     issues: list = field(default_factory=list)
+    pool: "PoolView | None" = None
 
     @property
     def unit_choices(self):
@@ -156,6 +167,27 @@ class BoxView:
     @property
     def formation_choices(self):
         return [c for c in self.choices if c.is_formation]
+
+
+@dataclass
+class PoolView:
+    """Operation WW2: one formation's options pool."""
+    granted: int
+    spent: int
+
+    @property
+    def left(self) -> int:
+        return self.granted - self.spent
+
+    @property
+    def text(self) -> str:
+        return option_pool_text({"granted": self.granted, "spent": self.spent})
+
+    @property
+    def left_text(self) -> str:
+        if self.left < 0:
+            return f"overspent by {-self.left}"
+        return f"{self.left} option{'' if self.left == 1 else 's'} left"
 
 
 @dataclass
@@ -178,6 +210,10 @@ class FormationView:
     columns: list
     issues: list = field(default_factory=list)
     parent_name: str = ""
+    via_box_name: str = ""
+    depth: int = 0
+    pool: PoolView | None = None
+    letter: str = ""
 
 
 @dataclass
@@ -234,7 +270,19 @@ class BuilderView:
     warnings: int
     variants: list  # (code, name)
     uses_points: bool
-    figures: list = field(default_factory=list)  # (label, value)
+    figures: list = field(default_factory=list)  # FigureGroup
+    system: str = ""
+    uses_year: bool = False
+    has_cards: bool = True
+    has_support: bool = True
+    uses_letters: bool = False
+    outflank_choices: list = field(default_factory=lambda: list(OUTFLANK_CHOICES))
+    root_needed: bool = False  # Operation WW2: the force still needs its one Standard choice
+    grows_by_options: bool = False  # Operation WW2: further formations come from options boxes
+
+    @property
+    def figure_rows(self):
+        return [row for group in self.figures for row in group.rows]
 
     @property
     def legal(self) -> bool:
@@ -323,12 +371,18 @@ class _Builder:
         anchor = anchor_for_pointer(unit.pointer)
         self.anchors.add(anchor)
         self.where[anchor] = data.name
+        option_cost = 0
+        if unit.box.kind == "options":
+            choice = unit.box.unit_choice(data.code)
+            option_cost = choice.option_cost if choice else 0
         return UnitView(unit.pointer, anchor, data.name, data.card_code, self.report.unit_points.get(unit.pointer, 0),
-                        unit.teams, unit.size.label if unit.size else "", sizes, groups)
+                        unit.teams, unit.size.label if unit.size else "", sizes, groups, letter=unit.letter or "",
+                        outflank=unit.outflank or "", option_cost=option_cost)
 
     # -- boxes --------------------------------------------------------------------------------------------
-    def choices(self, box: BoxData, book: HandbookData) -> list[ChoiceView]:
+    def choices(self, box: BoxData, book: HandbookData, pool: PoolView | None = None) -> list[ChoiceView]:
         out = []
+        left = pool.left if pool is not None else None
         for choice in box.choices:
             note = _variant_note(choice.variants, self.variant, book)
             if note is None:
@@ -341,15 +395,18 @@ class _Builder:
                 if unit_note is None:
                     continue
                 sizes = [s.points for s in unit.sizes if in_variant(s.variants, self.variant)]
-                out.append(ChoiceView(unit.code, unit.name, min(sizes) if sizes else None, note or unit_note or ""))
+                out.append(ChoiceView(unit.code, unit.name, min(sizes) if sizes else None, note or unit_note or "",
+                                      option_cost=choice.option_cost,
+                                      short_of_options=left is not None and choice.option_cost > left))
             elif choice.formation and choice.formation in book.formations:
                 formation = book.formations[choice.formation]
                 out.append(ChoiceView(formation.code, formation.name, None, note or "", is_formation=True,
-                                      option_cost=choice.option_cost))
+                                      option_cost=choice.option_cost,
+                                      short_of_options=left is not None and choice.option_cost > left))
         return out
 
     def box_view(self, box: BoxData, book: HandbookData, picked: list, formation_index: int | None,
-                 formation_pointer: str, label: str) -> BoxView:
+                 formation_pointer: str, label: str, pool: PoolView | None = None) -> BoxView:
         anchor = box_anchor(formation_index, box.code)
         self.anchors.add(anchor)
         self.box_anchors[(formation_index, box.code)] = anchor
@@ -357,8 +414,9 @@ class _Builder:
         units = [self.unit_view(u, book) for u in picked]
         is_support = not box.part_of_formation or formation_index is None
         kind_label = "Support" if is_support and box.kind != "hq" else KIND_LABELS.get(box.kind, box.kind)
+        pool = pool if box.kind == "options" else None
         return BoxView(box.code, anchor, box.name, box.kind, kind_label, box_hint(box), is_support, formation_pointer,
-                       units, self.choices(box, book), is_open=len(picked) < box.max_picks)
+                       units, self.choices(box, book, pool), is_open=len(picked) < box.max_picks, pool=pool)
 
     # -- formations ---------------------------------------------------------------------------------------
     def formation_view(self, formation: ForceFormation) -> FormationView:
@@ -374,10 +432,15 @@ class _Builder:
             else:
                 stray.append(unit)
         columns: dict[str, ColumnView] = {}
+        pool = None
+        pool_figure = (self.report.figures.get("option_pools") or {}).get(formation.pointer)
+        if pool_figure is not None and (data.grants_options or pool_figure.get("spent")):
+            pool = PoolView(pool_figure.get("granted", 0), pool_figure.get("spent", 0))
         for box in data.boxes:
             if not in_variant(box.variants, self.variant) and box.code not in by_box:
                 continue
-            view = self.box_view(box, book, by_box.get(box.code, []), formation.index, formation.pointer, data.name)
+            view = self.box_view(box, book, by_box.get(box.code, []), formation.index, formation.pointer, data.name,
+                                 pool)
             name = box.column or ("Support" if view.is_support else "Units")
             column = columns.setdefault(name, ColumnView(name, [], view.is_support))
             column.is_support = column.is_support and view.is_support
@@ -394,7 +457,8 @@ class _Builder:
         return FormationView(formation.pointer, anchor, formation.index, data.name, data.card_code, formation.allied,
                              book.name if book.key != self.force.handbook.key else "",
                              self.report.formation_points.get(formation.pointer, 0), list(columns.values()),
-                             parent_name=parent_name)
+                             parent_name=parent_name, via_box_name=formation.via_box.name if formation.via_box else "",
+                             pool=pool, letter=formation.letter or "")
 
     # -- cards --------------------------------------------------------------------------------------------
     def card_views(self) -> list[CardView]:
@@ -486,11 +550,44 @@ class _Builder:
             unit.issues = by_anchor.get(unit.anchor, [])
 
 
+def nest_formations(force: Force, views: list[FormationView]) -> list[FormationView]:
+    """Operation WW2: each formation bought with options right after its parent (depth-first), indented.
+
+    Pointers and anchors keep the list's own order; only the drawing order changes. A formation whose
+    parent is missing (a broken import) stays at the top level, so it can still be seen and removed.
+    """
+    by_index = {v.index: v for v in views}
+    children: dict[int | None, list] = {}
+    for formation in force.formations:
+        parent = formation.parent_index if formation.parent_index in by_index else None
+        if parent == formation.index:
+            parent = None
+        children.setdefault(parent, []).append(formation.index)
+    out, seen = [], set()
+
+    def walk(index: int, depth: int):
+        if index in seen:
+            return
+        seen.add(index)
+        view = by_index[index]
+        view.depth = depth
+        out.append(view)
+        for child in children.get(index, []):
+            walk(child, depth + 1)
+
+    for index in children.get(None, []):
+        walk(index, 0)
+    for view in views:  # a cycle in imported data: still drawn
+        if view.index not in seen:
+            out.append(view)
+    return out
+
+
 def builder_view(force: Force, report: Report, ally_books: list = ()) -> BuilderView:
     """Everything the builder (or the read-only share page) draws, from a resolved force and its report."""
     b = _Builder(force, report)
     book = force.handbook
-    formations = [b.formation_view(f) for f in force.formations]
+    formations = nest_formations(force, [b.formation_view(f) for f in force.formations])
     support_by_box: dict[str, list] = {}
     for unit in force.support:
         support_by_box.setdefault(unit.box.code, []).append(unit)
@@ -499,11 +596,18 @@ def builder_view(force: Force, report: Report, ally_books: list = ()) -> Builder
                      if in_variant(box.variants, force.variant) or box.code in support_by_box]
     cards = b.card_views()
     b.attach_issues(formations, support_boxes, cards)
+    # Operation WW2 grows from one Standard choice; every other formation is bought with options.
+    grows_by_options = any(f.is_standard for f in book.formations.values()) and force.system == "oww2"
+    has_root = any(f.parent_index is None for f in force.formations)
     offers = []
     for formation in book.formations.values():
         note = _variant_note(formation.variants, force.variant, book)
         if note is None:
             continue
+        if grows_by_options and (has_root or not formation.is_standard):
+            continue
+        if grows_by_options:
+            note = note or f"Standard: grants {formation.grants_options} option{'' if formation.grants_options == 1 else 's'}"
         offers.append(FormationOffer(formation.code, formation.name, formation.card_code, note or ""))
     ally_offers = []
     for ally in ally_books:
@@ -515,5 +619,11 @@ def builder_view(force: Force, report: Report, ally_books: list = ()) -> Builder
                        errors=sum(1 for i in issues if i.severity == "error"),
                        warnings=sum(1 for i in issues if i.severity == "warning"),
                        variants=sorted(book.variants.items(), key=lambda kv: kv[1]), uses_points=book.uses_points,
-                       figures=[(FIGURE_LABELS.get(k, k.replace("_", " ").capitalize()), v)
-                                for k, v in report.figures.items() if isinstance(v, (int, float, str))])
+                       figures=figure_groups(force, report), system=force.system,
+                       # Only Operation WW2 checks availability dates; a year imported with another list still shows.
+                       uses_year=force.system == "oww2" or force.year is not None,
+                       has_cards=bool(book.cards) or bool(force.cards),
+                       has_support=bool(book.support_boxes) or bool(force.support),
+                       uses_letters=force.system == "waf",
+                       root_needed=grows_by_options and not has_root, grows_by_options=grows_by_options)
+

@@ -22,17 +22,26 @@ class NewListForm(forms.Form):
     handbook = BookChoiceField(queryset=handbooks_to_start_from(), label="Book",
                                empty_label="Choose a book…", help_text="The army book your force is built from.")
     points_limit = forms.IntegerField(label="Points limit", min_value=1, max_value=100000, required=False,
-                                      help_text="Leave empty for systems without points (Hail of Fire).")
+                                      help_text="Only for systems with points (Flames of War, Operation WW2); "
+                                                "ignored for Hail of Fire and War Ain't Fair.")
     name = forms.CharField(max_length=120, required=False, label="Name of the list",
                            help_text="Optional: you can rename it any time.")
 
     def grouped_books(self):
-        """(system name, [(pk, label)]) for the book picker's option groups."""
+        """(system name, [(pk, label, uses points)]) for the book picker's option groups."""
         groups: dict[str, list] = {}
         field = self.fields["handbook"]
         for book in field.queryset:
-            groups.setdefault(book.system.name, []).append((book.pk, field.label_from_instance(book)))
+            groups.setdefault(book.system.name, []).append((book.pk, field.label_from_instance(book),
+                                                            book.system.uses_points))
         return list(groups.items())
+
+    def clean(self):
+        data = super().clean()
+        book = data.get("handbook")
+        if book is not None and not book.system.uses_points:
+            data["points_limit"] = None  # no points in this system: a left-over value is not kept
+        return data
 
 
 class VersionForm(forms.Form):
@@ -45,6 +54,17 @@ class SettingsForm(VersionForm):
     name = forms.CharField(max_length=120)
     points_limit = forms.IntegerField(min_value=1, max_value=100000, required=False)
     variant = forms.CharField(max_length=120, required=False)
+    # Operation WW2 (and any book with availability dates): the year the battle is set in.
+    year = forms.IntegerField(min_value=1900, max_value=1960, required=False)
+
+
+class SetupForm(VersionForm):
+    """War Ain't Fair: a unit's (or formation's) set-up letter and a unit's outflanking flank."""
+
+    target = forms.RegexField(POINTER, max_length=40)
+    letter = forms.RegexField(r"^\s*[A-Za-z0-9]{0,4}\s*$", max_length=12, required=False,
+                              error_messages={"invalid": "A set-up letter is one to four letters or digits."})
+    outflank = forms.ChoiceField(choices=[("", "None"), ("left", "Left"), ("right", "Right")], required=False)
 
 
 class AddFormationForm(VersionForm):
@@ -130,3 +150,52 @@ class ImportForm(forms.Form):
 
 class SignUpForm(UserCreationForm):
     pass
+
+
+# -- match-ups ---------------------------------------------------------------------------------------------------
+
+class NewMatchupForm(forms.Form):
+    """Two lists of one system: two of the player's own, or one of theirs and an opponent's share link."""
+
+    list_a = forms.ChoiceField(label="Your list (force A)")
+    list_b = forms.ChoiceField(label="Opponent: another of your lists", required=False)
+    opponent_link = forms.CharField(label="…or paste the share link of the opponent's list", required=False,
+                                    max_length=500,
+                                    help_text="The read-only link the opponent's builder shows under "
+                                              "“Share, save and print”.")
+
+    def __init__(self, *args, lists=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lists = {str(army_list.public_id): army_list for army_list in lists}
+        choices = [(key, army_list.name) for key, army_list in self.lists.items()]
+        self.fields["list_a"].choices = [("", "Choose a list…")] + choices
+        self.fields["list_b"].choices = [("", "None: I paste a link below")] + choices
+
+    def grouped_lists(self):
+        """(system name, [(public id, label)]) for the two pickers."""
+        groups: dict[str, list] = {}
+        for key, army_list in self.lists.items():
+            groups.setdefault(army_list.system.name, []).append((key, f"{army_list.name} — {army_list.handbook.name}"))
+        return list(groups.items())
+
+    def clean(self):
+        data = super().clean()
+        data["army_list_a"] = self.lists.get(data.get("list_a") or "")
+        data["army_list_b"] = self.lists.get(data.get("list_b") or "")
+        link = (data.get("opponent_link") or "").strip()
+        if data.get("list_b") and link:
+            raise forms.ValidationError("Choose one opponent: one of your lists or a share link, not both.")
+        if not data.get("list_b") and not link:
+            raise forms.ValidationError("Choose the opponent's list, or paste the share link of their list.")
+        if data["army_list_a"] is not None and data["army_list_a"] == data["army_list_b"]:
+            raise forms.ValidationError("Choose two different lists.")
+        return data
+
+
+class SpendingForm(forms.Form):
+    break_points = forms.IntegerField(min_value=0, max_value=999, required=False)
+    hero_points = forms.IntegerField(min_value=0, max_value=999, required=False)
+    reductions = forms.IntegerField(min_value=0, max_value=999, required=False)
+
+    def spending(self) -> dict:
+        return {key: self.cleaned_data.get(key) or 0 for key in ("break_points", "hero_points", "reductions")}

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import accounts, views
+from . import accounts, matchup_views, views
 
 app_name = "web"
 urlpatterns = [
@@ -14,6 +14,10 @@ urlpatterns = [
     path("lists/<uuid:public_id>/export.json", views.list_export, name="export"),
     path("s/<uuid:share_token>/", views.shared, name="shared"),
     path("s/<uuid:share_token>/export.json", views.shared_export, name="shared-export"),
+    path("matchups/", matchup_views.matchups, name="matchups"),
+    path("matchups/<uuid:public_id>/", matchup_views.matchup, name="matchup"),
+    path("matchups/<uuid:public_id>/parity/", matchup_views.matchup_answers, name="matchup-answers"),
+    path("matchups/<uuid:public_id>/delete/", matchup_views.matchup_delete, name="matchup-delete"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", accounts.LogoutView.as_view(), name="logout"),

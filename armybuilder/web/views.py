@@ -167,8 +167,21 @@ class Action:
 
 
 def _settings(army_list, data, version):
-    list_services.army_list_update(army_list=army_list, expected_version=version, name=data["name"],
-                                   points_limit=data["points_limit"], variant=data["variant"] or "")
+    fields = {"name": data["name"], "points_limit": data["points_limit"], "variant": data["variant"] or ""}
+    if not army_list.system.uses_points:
+        fields["points_limit"] = None  # Hail of Fire and War Ain't Fair: no points field, no limit
+    fields["year"] = data["year"]
+    list_services.army_list_update(army_list=army_list, expected_version=version, **fields)
+
+
+def _setup(army_list, data, version):
+    target = list_target_at(army_list, data["target"])
+    if isinstance(target, ListFormation):
+        list_services.army_list_set_setup(army_list=army_list, list_formation=target, letter=data["letter"],
+                                          outflank=data["outflank"] or None, expected_version=version)
+    else:
+        list_services.army_list_set_setup(army_list=army_list, list_unit=target, letter=data["letter"],
+                                          outflank=data["outflank"], expected_version=version)
 
 
 def _add_formation(army_list, data, version):
@@ -236,6 +249,7 @@ ACTIONS = {
     "add-card": Action(forms.AddCardForm, _add_card),
     "remove-card": Action(forms.CardForm, _remove_card),
     "visibility": Action(forms.VisibilityForm, _visibility, "Sharing updated."),
+    "setup": Action(forms.SetupForm, _setup, "Set-up saved."),
 }
 
 

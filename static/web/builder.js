@@ -45,10 +45,71 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     remembered = describe(document.activeElement) || describe(event.detail.elt);
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  // On afterSwap, not afterSettle: the new builder is in the page from this moment, and restoring focus
+  // in the same task means a player (or a test) who acts on the redrawn page never has focus moved
+  // under their hands ~20 ms later when htmx settles.
+  document.addEventListener("htmx:afterSwap", function () {
     if (!remembered) return;
     var target = find(remembered);
     remembered = null;
     if (target && target !== document.activeElement) target.focus({preventScroll: true});
+  });
+})();
+
+// Start page: the points limit only matters for systems with points; hide it for the others.
+(function () {
+  "use strict";
+  function sync() {
+    var select = document.getElementById("id_handbook");
+    var field = document.getElementById("points-field");
+    if (!select || !field) return;
+    var option = select.options[select.selectedIndex];
+    var noPoints = option && option.getAttribute("data-uses-points") === "false";
+    field.hidden = noPoints;
+    var input = document.getElementById("id_points_limit");
+    if (input) input.disabled = noPoints;
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var select = document.getElementById("id_handbook");
+    if (!select) return;
+    select.addEventListener("change", sync);
+    sync();
+  });
+})();
+
+// Match-ups, Force Parity Procedure: the up/down buttons reorder a ranking in place (no round trip);
+// without JavaScript they submit the form and the server moves the row. Focus stays on the moved row.
+(function () {
+  "use strict";
+  function renumber(list) {
+    var rows = list.querySelectorAll(".rank-row");
+    var side = list.closest("[data-rank-list]").getAttribute("data-rank-list");
+    for (var i = 0; i < rows.length; i++) {
+      var input = rows[i].querySelector(".rank-input");
+      if (input) input.value = i + 1;
+      var up = rows[i].querySelector('.rank-move[data-dir="up"]');
+      var down = rows[i].querySelector('.rank-move[data-dir="down"]');
+      if (up) { up.disabled = i === 0; up.value = side + ":" + i + ":up"; }
+      if (down) { down.disabled = i === rows.length - 1; down.value = side + ":" + i + ":down"; }
+    }
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest(".rank-move");
+    if (!button || !button.closest("[data-rank-list]")) return;
+    event.preventDefault();
+    var row = button.closest(".rank-row");
+    var list = row.parentElement;
+    if (button.getAttribute("data-dir") === "up" && row.previousElementSibling) {
+      list.insertBefore(row, row.previousElementSibling);
+    } else if (button.getAttribute("data-dir") === "down" && row.nextElementSibling) {
+      list.insertBefore(row.nextElementSibling, row);
+    }
+    renumber(list);
+    var target = button.disabled ? row.querySelector(".rank-move:not([disabled])") : button;
+    if (target) target.focus();
+    var rows = Array.prototype.indexOf.call(list.children, row) + 1;
+    var status = list.parentElement.querySelector("[data-rank-status]");
+    var name = row.querySelector(".rank-name");
+    if (status && name) status.textContent = name.firstChild.textContent.trim() + ": rank " + rows;
   });
 })();

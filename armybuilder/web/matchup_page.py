@@ -1,0 +1,261 @@
+"""What a match-up page shows, arranged from ``matchup_figures``' output. Pure presentation.
+
+The engine computes every number (reserves, activation dice, parity totals, size suggestions);
+this module pairs them with names, puts the two sides next to each other and words the verdicts.
+"""
+from dataclasses import dataclass, field
+
+SIDE_LETTERS = {"a": "A", "b": "B"}
+JUDGEMENTS = (("threat", "More threatening", "1 point"), ("heavy_hitter", "Heavy hitters", "+1"),
+              ("size", "Size advantage", "+1"))
+SPENDING = (("break_points", "Starting Break Points", "for {strong}: it starts the game with them"),
+            ("hero_points", "Hero Points", "given to {weak}"),
+            ("reductions", "Reductions", "{strong} leaves part of its force at home"))
+
+
+@dataclass
+class SideView:
+    key: str
+    letter: str
+    name: str
+    book: str
+    nation: str
+    points: int
+    points_limit: int | None
+    legal: bool
+    url: str
+    units: list
+    figures: dict
+
+    @property
+    def title(self) -> str:
+        return f"Force {self.letter}: {self.name}"
+
+
+@dataclass
+class CompareRow:
+    label: str
+    a: str
+    b: str
+    detail: str = ""
+
+
+@dataclass
+class RankRow:
+    pointer: str
+    name: str
+    teams: int
+    rank: int
+
+
+@dataclass
+class JudgementView:
+    key: str
+    label: str
+    worth: str
+    value: str  # "a" | "b" | ""
+    suggested: str = ""  # "a" | "b" | "" (size only)
+
+
+@dataclass
+class PairView:
+    rank: int
+    unit_a: RankRow
+    unit_b: RankRow
+    judgements: list
+    points_a: int
+    points_b: int
+    size_hint: str
+
+
+@dataclass
+class SpendField:
+    key: str
+    label: str
+    help: str
+    value: int
+
+
+@dataclass
+class ParityView:
+    ranking_a: list  # RankRow, force A's units as B's player ranked them
+    ranking_b: list
+    saved: bool  # rankings saved: the pairs exist
+    pairs: list = field(default_factory=list)
+    unpaired: list = field(default_factory=list)  # (side letter, RankRow)
+    total_a: int = 0
+    total_b: int = 0
+    stronger: str = ""  # "A" | "B" | ""
+    weaker: str = ""
+    penalty_points: int = 0
+    spending: list = field(default_factory=list)  # SpendField
+    spent: bool = False
+
+    @property
+    def verdict(self) -> str:
+        if not self.saved:
+            return ""
+        if not self.stronger:
+            return "The totals are equal: no Penalty Points. Roll off for attack and defence as usual."
+        return (f"Force {self.stronger} scores more and takes {self.penalty_points} Penalty Point"
+                f"{'' if self.penalty_points == 1 else 's'}; force {self.weaker}, the weaker force, chooses to attack "
+                "or defend.")
+
+
+@dataclass
+class MatchupView:
+    system: str
+    system_name: str
+    a: SideView
+    b: SideView
+    uses_points: bool
+    compare: list = field(default_factory=list)  # CompareRow
+    verdict: str = ""
+    waf: dict | None = None
+    parity: ParityView | None = None
+
+    @property
+    def sides(self):
+        return [self.a, self.b]
+
+
+def _side(key: str, data: dict, url: str) -> SideView:
+    return SideView(key, SIDE_LETTERS[key], data["name"], data.get("book", ""), data.get("nation", ""),
+                    data.get("points", 0), data.get("points_limit"), bool(data.get("legal")), url,
+                    [RankRow(u["pointer"], u["name"], u.get("teams", 0), i + 1) for i, u in enumerate(data["units"])],
+                    data.get("figures") or {})
+
+
+def _plural(n, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _fow(view: MatchupView, fow: dict) -> None:
+    sides = fow["sides"]
+    for key, label in (("formations", "Formations"), ("game_units", "Game units")):
+        view.compare.append(CompareRow(label, str(sides["a"].get(key) or 0), str(sides["b"].get(key) or 0)))
+    view.compare.append(CompareRow("Most points on table in Reserves missions",
+                                   _plural(sides["a"].get("reserves_on_table_max") or 0, "pt"),
+                                   _plural(sides["b"].get("reserves_on_table_max") or 0, "pt"),
+                                   "60% of the agreed points; the rest waits in Reserve"))
+    more = fow.get("more_on_table_in_reserves")
+    if more:
+        other = "b" if more == "a" else "a"
+        view.verdict = (f"In missions with Reserves, force {SIDE_LETTERS[more]} may have more on the table: "
+                        f"{sides[more].get('reserves_on_table_max') or 0} points against "
+                        f"{sides[other].get('reserves_on_table_max') or 0}.")
+    else:
+        view.verdict = "In missions with Reserves, both forces may have the same points on the table."
+
+
+def _waf(view: MatchupView, waf: dict) -> None:
+    view.waf = waf  # the dice, with their working, are drawn per side; the unit counts are on the side cards
+    fewer = waf.get("fewer_dice")
+    if fewer:
+        view.verdict = (f"Force {SIDE_LETTERS[fewer]} has fewer activation dice, so its player rolls on the "
+                        "Tactical Advantages table before the game.")
+    else:
+        view.verdict = "Both forces have the same number of activation dice: nobody rolls for Tactical Advantages."
+
+
+def _oww2(view: MatchupView) -> None:
+    fa, fb = view.a.figures, view.b.figures
+
+    def row(label, key, fmt=str, detail=""):
+        view.compare.append(CompareRow(label, fmt(fa.get(key, 0)), fmt(fb.get(key, 0)), detail))
+
+    view.compare.append(CompareRow("Nation", view.a.nation or "—", view.b.nation or "—"))
+    row("Base hand", "order_cards_base", lambda n: _plural(n, "card"), "by nation")
+    view.compare.append(CompareRow("Units", _units_text(fa), _units_text(fb)))
+    row("First hand", "order_cards_first_hand", lambda n: _plural(n, "card"), "base + 1 per unit")
+    if fa.get("off_table_units") or fb.get("off_table_units"):
+        row("First hand with off-table units held back", "order_cards_first_hand_off_table",
+            lambda n: _plural(n, "card"), "their cards come once the Observation Post calls them")
+    row("WAIT actions", "wait_actions")
+    hands = {k: s.figures.get("order_cards_first_hand", 0) for k, s in (("a", view.a), ("b", view.b))}
+    if hands["a"] == hands["b"]:
+        view.verdict = f"Both players draw {hands['a']} order cards in the first turn."
+    else:
+        more = "a" if hands["a"] > hands["b"] else "b"
+        view.verdict = (f"Force {SIDE_LETTERS[more]} draws {abs(hands['a'] - hands['b'])} more order card"
+                        f"{'' if abs(hands['a'] - hands['b']) == 1 else 's'} in the first turn.")
+
+
+def _units_text(figures: dict) -> str:
+    units, limit = figures.get("units", 0), figures.get("unit_limit")
+    return f"{units} / {limit}" if limit else str(units)
+
+
+def _hof_compare(view: MatchupView) -> None:
+    fa, fb = view.a.figures, view.b.figures
+    view.compare.append(CompareRow("Units", str(fa.get("units", 0)), str(fb.get("units", 0))))
+    view.compare.append(CompareRow("Break limit", str(fa.get("break_limit", 0)), str(fb.get("break_limit", 0)),
+                                   "5 + 2 per unit"))
+    view.compare.append(CompareRow("Order dice", str(fa.get("order_dice", 0)), str(fb.get("order_dice", 0))))
+    view.compare.append(CompareRow("Objectives if defending", str(fa.get("objectives_if_defending", 0)),
+                                   str(fb.get("objectives_if_defending", 0))))
+
+
+def _ordered(units: list, ranking: list | None) -> list:
+    if not ranking:
+        return [RankRow(u.pointer, u.name, u.teams, i + 1) for i, u in enumerate(units)]
+    by_pointer = {u.pointer: u for u in units}
+    return [RankRow(p, by_pointer[p].name, by_pointer[p].teams, i + 1) for i, p in enumerate(ranking)
+            if p in by_pointer]
+
+
+def _size_hint(unit_a: RankRow, unit_b: RankRow) -> str:
+    if unit_a.teams == unit_b.teams:
+        return f"Both have {_plural(unit_a.teams, 'team')}: no size suggestion"
+    more = "A" if unit_a.teams > unit_b.teams else "B"
+    return (f"Suggested: {more} ({_plural(unit_a.teams, 'team')} against {unit_b.teams}; "
+            "based on team counts)")
+
+
+def _parity(view: MatchupView, answers: dict, parity: dict | None) -> ParityView:
+    saved = parity is not None
+    ranking_a = _ordered(view.a.units, answers.get("ranking_a") if saved else None)
+    ranking_b = _ordered(view.b.units, answers.get("ranking_b") if saved else None)
+    out = ParityView(ranking_a, ranking_b, saved)
+    if not saved:
+        return out
+    by_a = {r.pointer: r for r in ranking_a}
+    by_b = {r.pointer: r for r in ranking_b}
+    for pair, suggestion in zip(parity["pairs"], parity.get("suggestions") or [{}] * len(parity["pairs"])):
+        unit_a, unit_b = by_a[pair["unit_a"]], by_b[pair["unit_b"]]
+        judgements = [JudgementView(key, label, worth, pair.get(key) or "",
+                                    (suggestion or {}).get("size") or "" if key == "size" else "")
+                      for key, label, worth in JUDGEMENTS]
+        out.pairs.append(PairView(pair["rank"], unit_a, unit_b, judgements, pair["points_a"], pair["points_b"],
+                                  _size_hint(unit_a, unit_b)))
+    out.unpaired = ([("A", by_a[p]) for p in parity.get("unpaired_a", [])]
+                    + [("B", by_b[p]) for p in parity.get("unpaired_b", [])])
+    out.total_a, out.total_b = parity["total_a"], parity["total_b"]
+    stronger = parity.get("stronger") or ""
+    out.stronger = SIDE_LETTERS.get(stronger, "")
+    out.weaker = {"A": "B", "B": "A"}.get(out.stronger, "")
+    out.penalty_points = parity.get("penalty_points", 0)
+    spending = parity.get("spending") or {}
+    out.spent = bool(parity.get("spending"))
+    names = {"strong": f"force {out.stronger}", "weak": f"force {out.weaker}"}
+    out.spending = [SpendField(key, label, text.format(**names), spending.get(key, 0))
+                    for key, label, text in SPENDING]
+    if not out.spent and out.penalty_points:
+        out.spending[0].value = out.penalty_points  # a starting point the player can change
+    return out
+
+
+def matchup_view(figures: dict, *, system_name: str, uses_points: bool, urls: dict, answers: dict) -> MatchupView:
+    """Everything the match-up page draws. ``urls`` maps "a"/"b" to a link to each list ("" for none)."""
+    view = MatchupView(figures["system"], system_name, _side("a", figures["a"], urls.get("a", "")),
+                       _side("b", figures["b"], urls.get("b", "")), uses_points)
+    if figures.get("fow"):
+        _fow(view, figures["fow"])
+    elif figures.get("waf"):
+        _waf(view, figures["waf"])
+    elif view.system == "oww2":
+        _oww2(view)
+    elif view.system == "hof":
+        _hof_compare(view)
+        view.parity = _parity(view, answers, figures.get("parity"))
+    return view
