@@ -98,7 +98,21 @@ def test_the_schema_and_the_swagger_page_are_served(anon):
 
 
 @pytest.fixture
-def fuzz_user(test_books):
+def in_process_requests():
+    """Requests go straight into the WSGI app, so Django would close the database connection after each one
+    (and with it the test's transaction on PostgreSQL); Django's own test client disconnects that too."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def fuzz_user(test_books, in_process_requests):
     from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.create_user("fuzzer", password="pw-not-secret-123")
