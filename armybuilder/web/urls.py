@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import accounts, matchup_views, views
+from . import accounts, matchup_views, schemas, views
 
 app_name = "web"
 urlpatterns = [
@@ -14,6 +14,7 @@ urlpatterns = [
     path("lists/<uuid:public_id>/export.json", views.list_export, name="export"),
     path("s/<uuid:share_token>/", views.shared, name="shared"),
     path("s/<uuid:share_token>/export.json", views.shared_export, name="shared-export"),
+    path("schemas/<str:name>", schemas.schema, name="schema"),
     path("matchups/", matchup_views.matchups, name="matchups"),
     path("matchups/<uuid:public_id>/", matchup_views.matchup, name="matchup"),
     path("matchups/<uuid:public_id>/parity/", matchup_views.matchup_answers, name="matchup-answers"),
