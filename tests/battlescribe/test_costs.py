@@ -66,7 +66,7 @@ def test_bad_trees_are_refused(mini):
 
 def test_repeats_and_round_up():
     from armybuilder.interchange.battlescribe.costs import CostEvaluator
-    from armybuilder.interchange.battlescribe.index import Entry, Index
+    from armybuilder.interchange.battlescribe.index import Index
     from armybuilder.interchange.battlescribe.nodes import Catalogue, CostType, Node
 
     system = Catalogue(kind="gameSystem", id="gs", name="gs", revision=1, source="gs")

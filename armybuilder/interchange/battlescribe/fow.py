@@ -23,7 +23,6 @@ is not represented goes into the report with its id and the reason.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 
 from .costs import unsupported_reason
 from .index import Entry, Index

@@ -23,7 +23,6 @@ Defaults are left out (shared=true, includeChildSelections=false, ...).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from xml.etree.ElementTree import Element
 
 
 def number(text: str | None, default: float = 0) -> float | int:
