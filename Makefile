@@ -29,6 +29,7 @@ run: db
 	$(BIN)/python manage.py runserver $(HOST)
 
 test: install-dev install-browser
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
 bench: install-dev
