@@ -7,6 +7,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from armybuilder.lists import gamedata
+
+from .browser import browser, page  # noqa: F401 - fixtures for the end-to-end tests
 from armybuilder.lists import services as s
 from handbooks.models import Handbook
 from handbooks.services import handbooks_load_paths

@@ -6,7 +6,6 @@ logged out and downloads the JSON. Another test saves desktop and phone screensh
 """
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,29 +15,10 @@ from armybuilder.lists import services as s
 from handbooks.models import Handbook
 from handbooks.services import handbooks_load_paths
 
+from .browser import PYTESTMARK, expect
 from .conftest import FOW_BOOKS, PASSWORD, fresh_caches
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls made here are safe.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Chromium is not installed"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+pytestmark = PYTESTMARK
 
 
 @pytest.fixture
@@ -48,19 +28,6 @@ def live_books(live_server):
     assert all(r.ok for r in handbooks_load_paths(FOW_BOOKS))
     yield live_server
     fresh_caches()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    context.set_default_timeout(10000)
-    page = context.new_page()
-    yield page
-    context.close()
-
-
-def expect(locator):
-    return playwright_api.expect(locator)
 
 
 def pick(page, box_id, unit_name):

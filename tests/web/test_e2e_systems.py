@@ -18,25 +18,11 @@ from armybuilder.lists import services as s
 from armybuilder.lists.matchups import matchup_create
 from armybuilder.lists.models import ListUnit
 
+from .browser import PYTESTMARK, expect
 from .conftest import PASSWORD, fresh_caches
-from .test_e2e_builder import ARGS, CHROMIUM, playwright_api  # noqa: F401  (shared launch settings)
 from .test_systems_builder import imported
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Chromium is not installed"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+pytestmark = PYTESTMARK
 
 
 @pytest.fixture
@@ -49,23 +35,10 @@ def live(live_server):
 
 
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    context.set_default_timeout(15000)
-    page = context.new_page()
-    yield page
-    context.close()
-
-
-@pytest.fixture
 def shots(tmp_path) -> Path:
     out = Path(os.environ.get("BUILDER_SCREENSHOTS") or tmp_path)
     out.mkdir(parents=True, exist_ok=True)
     return out
-
-
-def expect(locator):
-    return playwright_api.expect(locator)
 
 
 def pick(page, box_id, unit_name):
