@@ -44,3 +44,14 @@ def expect(locator):
     from playwright.sync_api import expect as playwright_expect
 
     return playwright_expect(locator)
+
+
+def pick(page, box_id, unit_name):
+    """Click a unit choice in a diagram box."""
+    page.locator(f"#{box_id} button.choice", has_text=unit_name).click()
+
+
+def choose(page, unit_id, label):
+    """Choose a size (a segmented button) and wait until the redrawn page shows it chosen."""
+    page.locator(f"#{unit_id} button.seg", has_text=label).click()
+    expect(page.locator(f"#{unit_id} button.seg", has_text=label)).to_have_attribute("aria-pressed", "true")

@@ -15,7 +15,7 @@ from armybuilder.lists import services as s
 from handbooks.models import Handbook
 from handbooks.services import handbooks_load_paths
 
-from .browser import PYTESTMARK, expect
+from .browser import PYTESTMARK, choose, expect, pick
 from .conftest import FOW_BOOKS, PASSWORD, fresh_caches
 
 pytestmark = PYTESTMARK
@@ -28,16 +28,6 @@ def live_books(live_server):
     assert all(r.ok for r in handbooks_load_paths(FOW_BOOKS))
     yield live_server
     fresh_caches()
-
-
-def pick(page, box_id, unit_name):
-    page.locator(f"#{box_id} button.choice", has_text=unit_name).click()
-
-
-def choose(page, unit_id, label):
-    button = page.locator(f"#{unit_id} button.seg", has_text=label)
-    button.click()
-    expect(page.locator(f"#{unit_id} button.seg", has_text=label)).to_have_attribute("aria-pressed", "true")
 
 
 def toggle(page, unit_id, option):
@@ -143,9 +133,10 @@ def test_the_builder_works_from_the_keyboard(live_books, page):
     choice.focus()
     page.keyboard.press("Enter")
     expect(page.locator("#f0-u0")).to_be_visible()
-    # Focus is not lost to the page after the redraw: it stays in the box that was used.
-    focused = page.evaluate("document.activeElement.closest('#f0-box-sg100-hq') !== null")
-    assert focused
+    # Focus is not lost to the page after the redraw: it stays in the box that was used
+    # (waited for, since the redraw settles a moment after the new unit appears; fails after 5 s).
+    page.wait_for_function("document.activeElement && document.activeElement.closest('#f0-box-sg100-hq') !== null",
+                           timeout=5000)
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.tagName") == "BUTTON"
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
@@ -160,6 +151,7 @@ def test_the_builder_works_from_the_keyboard(live_books, page):
     tanks.focus()
     page.keyboard.press("Enter")
     expect(page.locator("#f0-u1")).to_be_visible()
+    page.wait_for_timeout(300)  # let the swap settle before measuring where the page is
     assert abs(page.evaluate("window.scrollY") - before) < 5
 
 

@@ -18,7 +18,7 @@ from armybuilder.lists import services as s
 from armybuilder.lists.matchups import matchup_create
 from armybuilder.lists.models import ListUnit
 
-from .browser import PYTESTMARK, expect
+from .browser import PYTESTMARK, choose, expect, pick
 from .conftest import PASSWORD, fresh_caches
 from .test_systems_builder import imported
 
@@ -39,16 +39,6 @@ def shots(tmp_path) -> Path:
     out = Path(os.environ.get("BUILDER_SCREENSHOTS") or tmp_path)
     out.mkdir(parents=True, exist_ok=True)
     return out
-
-
-def pick(page, box_id, unit_name):
-    page.locator(f"#{box_id} button.choice", has_text=unit_name).click()
-
-
-def choose(page, unit_id, label):
-    button = page.locator(f"#{unit_id} button.seg", has_text=label)
-    button.click()
-    expect(page.locator(f"#{unit_id} button.seg", has_text=label)).to_have_attribute("aria-pressed", "true")
 
 
 def start_list(page, base, book_label, name, points=None):

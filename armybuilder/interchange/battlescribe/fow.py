@@ -237,13 +237,15 @@ class FowMapper:
         self.report.counts["constraints"] += 1
 
     # -- info: profiles and rules --------------------------------------------
-    def collect_info(self, node: Node, cat_id: str, profiles: dict, rules: dict, source: str) -> None:
+    def collect_info(self, node: Node | InfoGroup, cat_id: str, profiles: dict, rules: dict, source: str,
+                     *, warn: bool = True) -> None:
+        """Profiles and rules of an entry or info group, following info groups and info links."""
         for p in node.profiles:
             profiles.setdefault(p.id, (p, source))
         for r in node.rules:
             rules.setdefault(r.id, r)
         for g in node.info_groups:
-            self.collect_group(g, cat_id, profiles, rules, source)
+            self.collect_info(g, cat_id, profiles, rules, source, warn=False)
         for link in node.info_links:
             target = self.index.lookup(cat_id, link.target_id)
             if isinstance(target, Profile):
@@ -251,26 +253,10 @@ class FowMapper:
             elif isinstance(target, Rule):
                 rules.setdefault(target.id, target)
             elif isinstance(target, InfoGroup):
-                self.collect_group(target, cat_id, profiles, rules, source)
-            else:
+                self.collect_info(target, cat_id, profiles, rules, source, warn=False)
+            elif warn:
                 self.report.warning(link.id, "infoLink", f"{link.type} target {link.target_id!r} "
                                     f"({link.name!r}) not found")
-
-    def collect_group(self, g: InfoGroup, cat_id: str, profiles: dict, rules: dict, source: str) -> None:
-        for p in g.profiles:
-            profiles.setdefault(p.id, (p, source))
-        for r in g.rules:
-            rules.setdefault(r.id, r)
-        for sub in g.info_groups:
-            self.collect_group(sub, cat_id, profiles, rules, source)
-        for link in g.info_links:
-            target = self.index.lookup(cat_id, link.target_id)
-            if isinstance(target, Profile):
-                profiles.setdefault(target.id, (target, source))
-            elif isinstance(target, Rule):
-                rules.setdefault(target.id, target)
-            elif isinstance(target, InfoGroup):
-                self.collect_group(target, cat_id, profiles, rules, source)
 
     def rule_codes(self, rules: dict) -> list[str]:
         codes = []
