@@ -216,54 +216,97 @@ def army_list_import(*, doc, owner=None, session_key: str = "", name: str | None
 
 @transaction.atomic
 def _write_document(doc: dict, *, owner, session_key: str, name: str | None) -> ArmyList:
-    def book(ref):
-        return hb.Handbook.objects.select_related("system").get(system__code=doc["system"], code=ref["code"],
-                                                                revision=ref["revision"])
+    """Write a resolved document with a fixed number of queries, whatever the list's size."""
+    system = doc["system"]
+    refs = {(doc["handbook"]["code"], doc["handbook"]["revision"])}
+    refs |= {(f["handbook"]["code"], f["handbook"]["revision"]) for f in doc.get("formations", []) if "handbook" in f}
+    books = {(b.code, b.revision): b for b in hb.Handbook.objects.select_related("system").filter(
+        system__code=system, code__in={c for c, _ in refs}) if (b.code, b.revision) in refs}
+    handbook = books[(doc["handbook"]["code"], doc["handbook"]["revision"])]
 
-    handbook = book(doc["handbook"])
+    def book_of(item) -> hb.Handbook:
+        return books[(item["handbook"]["code"], item["handbook"]["revision"])] if "handbook" in item else handbook
+
+    unit_docs = [(book_of(f), u) for f in doc.get("formations", []) for u in f.get("units", [])]
+    unit_docs += [(handbook, u) for u in doc.get("support", [])]
+    book_ids = [b.pk for b in books.values()]
+    formations = {(f.handbook_id, f.code): f for f in hb.Formation.objects.filter(
+        handbook_id__in=book_ids, code__in={f["formation"] for f in doc.get("formations", [])})}
+    box_codes = {u["box"] for _, u in unit_docs} | {f["via_box"] for f in doc.get("formations", []) if "via_box" in f}
+    boxes = {(b.handbook_id, b.code): b for b in hb.Box.objects.filter(handbook_id__in=book_ids, code__in=box_codes)}
+    units = {(u.handbook_id, u.code): u for u in hb.UnitEntry.objects.filter(
+        handbook_id__in=book_ids, code__in={u["unit"] for _, u in unit_docs})}
+    unit_ids = [u.pk for u in units.values()]
+    sizes = {(s.unit_id, s.code): s for s in hb.SizeOption.objects.filter(unit_id__in=unit_ids)}
+    upgrades = {(u.group.unit_id, u.group.code, u.code): u
+                for u in hb.Upgrade.objects.select_related("group").filter(group__unit_id__in=unit_ids)}
+    cards = {c.code: c for c in hb.CommandCard.objects.filter(
+        handbook=handbook, code__in={c["card"] for c in doc.get("cards", [])})}
+
     army_list = ArmyList.objects.create(
         owner=owner, session_key=session_key if owner is None else "", name=(name or doc["name"])[:120],
         system=handbook.system, handbook=handbook, points_limit=doc.get("points_limit"),
         variant=doc.get("variant") or "", year=doc.get("year"), notes=doc.get("notes", ""),
+        selections=doc.get("selections", []),
     )
-    by_pointer: dict[str, object] = {}
-    formations_created: list[ListFormation] = []
+    list_formations = []
+    for index, item in enumerate(doc.get("formations", [])):
+        book = book_of(item)
+        list_formations.append(ListFormation(
+            army_list=army_list, formation=formations[(book.pk, item["formation"])], allied=item.get("allied", False),
+            order=index, letter=item.get("letter", ""), selections=item.get("selections", []),
+            via_box=boxes[(book.pk, item["via_box"])] if "via_box" in item else None))
+    ListFormation.objects.bulk_create(list_formations)
+    with_parent = []
+    for item, list_formation in zip(doc.get("formations", []), list_formations):
+        if "parent" in item:
+            list_formation.parent = list_formations[int(item["parent"].rsplit("/", 1)[1])]
+            with_parent.append(list_formation)
+    if with_parent:
+        ListFormation.objects.bulk_update(with_parent, ["parent"])
 
-    def write_unit(unit_doc, book_obj, list_formation, order, pointer):
-        box = hb.Box.objects.get(handbook=book_obj, code=unit_doc["box"])
-        unit = hb.UnitEntry.objects.get(handbook=book_obj, code=unit_doc["unit"])
-        size = unit.sizes.get(code=unit_doc["size"]) if unit_doc.get("size") else None
-        list_unit = ListUnit.objects.create(army_list=army_list, list_formation=list_formation, box=box, unit=unit,
-                                            size=size, order=order, letter=unit_doc.get("letter", ""),
-                                            outflank=unit_doc.get("outflank", ""))
-        for item in unit_doc.get("upgrades", []):
-            group_code, _, option_code = item["upgrade"].partition("/")
-            upgrade = hb.Upgrade.objects.get(group__unit=unit, group__code=group_code, code=option_code)
-            chosen, created = ListUpgrade.objects.get_or_create(list_unit=list_unit, upgrade=upgrade,
-                                                                defaults={"quantity": item.get("quantity", 1)})
-            if not created:  # the same option listed twice: add the quantities
-                ListUpgrade.objects.filter(pk=chosen.pk).update(quantity=F("quantity") + item.get("quantity", 1))
+    by_pointer: dict[str, object] = {f"/formations/{i}": f for i, f in enumerate(list_formations)}
+    list_units: list[tuple[ListUnit, dict, hb.UnitEntry]] = []
+
+    def queue_unit(unit_doc, book, list_formation, order, pointer):
+        unit = units[(book.pk, unit_doc["unit"])]
+        selection = None
+        if "entry" in unit_doc:
+            selection = {"entry": unit_doc["entry"], "selections": unit_doc.get("selections", [])}
+        size = sizes[(unit.pk, unit_doc["size"])] if unit_doc.get("size") else None
+        list_unit = ListUnit(army_list=army_list, list_formation=list_formation, box=boxes[(book.pk, unit_doc["box"])],
+                             unit=unit, size=size, order=order, letter=unit_doc.get("letter", ""),
+                             outflank=unit_doc.get("outflank", ""), selection=selection)
+        list_units.append((list_unit, unit_doc, unit))
         by_pointer[pointer] = list_unit
 
     for index, item in enumerate(doc.get("formations", [])):
-        book_obj = book(item["handbook"]) if "handbook" in item else handbook
-        formation = hb.Formation.objects.get(handbook=book_obj, code=item["formation"])
-        parent = formations_created[int(item["parent"].rsplit("/", 1)[1])] if "parent" in item else None
-        via_box = hb.Box.objects.get(handbook=book_obj, code=item["via_box"]) if "via_box" in item else None
-        list_formation = ListFormation.objects.create(army_list=army_list, formation=formation,
-                                                      allied=item.get("allied", False), order=index,
-                                                      letter=item.get("letter", ""), parent=parent, via_box=via_box)
-        formations_created.append(list_formation)
-        by_pointer[f"/formations/{index}"] = list_formation
         for u_index, unit_doc in enumerate(item.get("units", [])):
-            write_unit(unit_doc, book_obj, list_formation, u_index, f"/formations/{index}/units/{u_index}")
+            queue_unit(unit_doc, book_of(item), list_formations[index], u_index, f"/formations/{index}/units/{u_index}")
     for index, unit_doc in enumerate(doc.get("support", [])):
-        write_unit(unit_doc, handbook, None, index, f"/support/{index}")
+        queue_unit(unit_doc, handbook, None, index, f"/support/{index}")
+    ListUnit.objects.bulk_create([lu for lu, _, _ in list_units])
+
+    quantities: dict[tuple[int, int], int] = {}
+    for list_unit, unit_doc, unit in list_units:
+        for item in unit_doc.get("upgrades", []):
+            group_code, _, option_code = item["upgrade"].partition("/")
+            upgrade = upgrades[(unit.pk, group_code, option_code)]
+            key = (list_unit.pk, upgrade.pk)  # the same option listed twice: the quantities add up
+            quantities[key] = quantities.get(key, 0) + item.get("quantity", 1)
+    ListUpgrade.objects.bulk_create([ListUpgrade(list_unit_id=lu, upgrade_id=up, quantity=q)
+                                     for (lu, up), q in quantities.items()])
+
+    list_cards = []
     for index, item in enumerate(doc.get("cards", [])):
         target = by_pointer.get(item.get("target")) if item.get("target") else None
-        ListCard.objects.create(army_list=army_list, card=hb.CommandCard.objects.get(handbook=handbook, code=item["card"]),
-                                target_formation=target if isinstance(target, ListFormation) else None,
-                                target_unit=target if isinstance(target, ListUnit) else None, order=index)
+        selection = None
+        if "entry" in item:
+            selection = {"entry": item["entry"], "via": item.get("via", []), "selections": item.get("selections", [])}
+        list_cards.append(ListCard(army_list=army_list, card=cards[item["card"]], order=index, selection=selection,
+                                   target_formation=target if isinstance(target, ListFormation) else None,
+                                   target_unit=target if isinstance(target, ListUnit) else None))
+    ListCard.objects.bulk_create(list_cards)
     return army_list
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from .catalogue_doc import catalogue_document
 from .costs import unsupported_reason
 from .index import Entry, Index
 from .nations import nation_for, period_for
@@ -223,6 +224,8 @@ class FowMapper:
         return extra
 
     def force_constraint(self, c: dict, entry: Entry, target_kind: str, target_code: str) -> None:
+        if c["value"] < 0:  # -1: no limit
+            return
         code = self.code(c["id"], "constraint")
         existing = self.constraints.get(code)
         if existing is not None:
@@ -789,7 +792,18 @@ class FowMapper:
         return option
 
     # -- formations -------------------------------------------------------------
-    def formation(self, entry: Entry) -> None:
+    def holds_units(self, entry: Entry) -> bool:
+        """A root card that is also in the Formations category and holds units: a formation of its own.
+        (A card that only brings a unit along, outside that category, stays a card with sub-choices.)"""
+        if entry.is_group or not any(self.roles.get(c) == "formation" for c in entry.categories):
+            return False
+        for child in self.resolved_children(entry):
+            leaves = self.leaves(child) if child.is_group else [child]
+            if any(leaf.node.type == "unit" for leaf in leaves):
+                return True
+        return False
+
+    def formation(self, entry: Entry, *, card: bool = False) -> None:
         code = self.code(entry.path if entry.link else entry.node.id, "formation")
         if code in self.formation_codes:
             return
@@ -832,6 +846,8 @@ class FowMapper:
                                       entry, "formation", code)
         if options:
             extra["options"] = options
+        if card:
+            extra["card"] = True
         cost = self.base_cost(entry)
         if cost:
             extra["points"] = cost
@@ -885,6 +901,9 @@ class FowMapper:
                     if role == "formation-support":
                         box["extra"]["formation_support"] = True
                     self.support.append(box)
+            elif role == "card" and self.holds_units(entry):
+                # A card that is a formation of its own (e.g. Kampfgruppe Hummel): its units are boxes.
+                self.formation(entry, card=True)
             elif role == "card":
                 if entry.is_group or self.is_card_group(entry) and self.resolved_children(entry):
                     self.cards_from(entry, "force", None)
@@ -929,13 +948,19 @@ class FowMapper:
         units = [self.units[c] for c in self.unit_order]
         cards = []
         for card in self.cards.values():
-            targets = {k: v for k, v in card.pop("targets").items() if v}
+            targets = card.pop("targets")
+            if "formations" in targets:  # a formation that turned out to hold no units is not imported
+                targets["formations"] = [c for c in targets["formations"] if c in self.formation_codes]
+            targets = {k: v for k, v in targets.items() if v}
             if targets:
                 card["targets"] = targets
             cards.append(card)
         doc = {
             "kind": "handbook", "format": 1, "system": self.system_code, "code": self.code(cat.id, "catalogue"),
-            "name": clean_name(cat.name, "Catalogue"), "nation": nation, "revision": cat.revision,
+            # No explicit revision: a changed catalogue, or the same one mapped by a newer version of this
+            # importer, becomes the handbook's next revision (lists keep theirs); the catalogue's own
+            # revision is kept in extra.battlescribe.
+            "name": clean_name(cat.name, "Catalogue"), "nation": nation,
             "period": period_for(cat.name, cat.source),
             "special_rules": [{"code": c, "name": n} for c, n in self.rules.items()],
             "units": units, "formations": self.formations, "support": self.support, "cards": cards,
@@ -953,10 +978,29 @@ class FowMapper:
             }},
         }
         self.report.counts["special rules"] = len(self.rules)
+        doc["catalogue"] = catalogue_document(self.index, cat, roles=self.roles_of_entries())
         if self.generic:
             doc["nation"] = generic_nation(cat)[0]
             doc["period"] = ""
         return doc
+
+    def roles_of_entries(self) -> dict[str, str]:
+        """What each BattleScribe entry became here: the evaluator's hint for which selections are
+        formations, units or cards."""
+        roles: dict[str, str] = {}
+        for unit in self.units.values():
+            entry = unit.get("extra", {}).get("bs", {}).get("entry")
+            if entry:
+                roles[entry] = "unit"
+        for card in self.cards.values():
+            entry = card.get("extra", {}).get("bs", {}).get("entry")
+            if entry:
+                roles.setdefault(entry, "card")
+        for formation in self.formations:
+            entry = formation.get("extra", {}).get("bs", {}).get("entry")
+            if entry:
+                roles[entry] = "formation"
+        return roles
 
     @property
     def system_code(self) -> str:
