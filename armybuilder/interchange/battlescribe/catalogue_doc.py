@@ -7,7 +7,7 @@ formations, boxes, units, sizes and options of the handbook are for display; leg
 points come from this document.
 
 Reachable means: the catalogue's root entries and links, the root entries of catalogues it links
-with ``importRootEntries``, the game system's force entries, and everything those reach through
+with ``importRootEntries`` and of the game system, the game system's force entries, and everything those reach through
 children and links, in this catalogue, its linked catalogues or the game system. A link whose
 target cannot be found is left out here and reported by the mapping.
 """
@@ -179,6 +179,8 @@ def catalogue_document(index: Index, cat: Catalogue, *, roles: dict[str, str] | 
         linked = index.catalogues.get(link.target_id)
         if linked is not None and link.import_root_entries:
             roots += [b.add(node, linked.id) for node in linked.root_entries]
+    # The game system's own root entries are offered in every force (e.g. a system's game options).
+    roots += [b.add(node, index.system.id) for node in index.system.root_entries]
     forces = [b.add(f, index.system.id) for f in index.system.force_entries]
     for f in cat.force_entries:
         forces.append(b.add(f, cat.id))

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import re
 
+from armybuilder.rules.battlescribe.audit import unevaluated
+
 from .catalogue_doc import catalogue_document
-from .costs import unsupported_reason
 from .index import Entry, Index
 from .nations import nation_for, period_for
 from .nodes import Catalogue, InfoGroup, Node, Profile, Rule
@@ -186,16 +187,10 @@ class FowMapper:
         cost_mods, other_mods = [], []
         for mod in entry.modifiers:
             if mod["kind"] == "cost":
-                problem = unsupported_reason(mod, self.cost_ids)
-                if problem and first:
-                    self.report.error(entry.path, "cost modifier", problem)
                 cost_mods.append(mod)
                 if first:
                     self.report.counts["cost modifiers"] += 1
             else:
-                if mod["kind"] in ("other", "constraint?") and first:
-                    self.report.warning(entry.path, "modifier",
-                                        f"{mod['type']} of unknown field {mod['field']!r} kept in extra, not applied")
                 other_mods.append(mod)
                 if first:
                     self.report.counts[f"{mod['kind']} modifiers"] += 1
@@ -214,9 +209,6 @@ class FowMapper:
                     self.force_constraint(c, entry, target_kind, target_code)
                     continue
             kept.append(c)
-            if first:
-                self.report.warning(c["id"], "constraint", f"{c['type']} {c['value']} {c['field']} in scope "
-                                    f"{c['scope']!r} on {entry.name!r} has no equivalent; kept in extra")
         if kept:
             extra["constraints"] = kept
         if entry.hidden:
@@ -409,7 +401,8 @@ class FowMapper:
                               "points": as_points(max(points, 0), self.report, code, "size"),
                               "extra": {"bs": {"models": n, "team_group": team_group.path}}})
                 if points < 0:
-                    self.report.error(code, "size", f"{n} teams cost {points} (negative); stored as 0")
+                    self.report.info(code, "size", f"{n} teams cost {points} (negative): shown as 0; the list is "
+                                 "priced from the catalogue document")
             extra["sizes_from"] = f"team count of {team_group.path}"
             self.report.counts["sizes"] += len(sizes)
         elif size_group is not None:
@@ -419,7 +412,7 @@ class FowMapper:
             extra.update({"size_group": {"id": size_group.path, "name": size_group.name}})
         if not sizes:
             if base < 0:
-                self.report.error(code, "unit", f"unit {name!r} costs {base} (negative) and has no size options; "
+                self.report.info(code, "unit", f"unit {name!r} costs {base} (negative) and has no size options; "
                                   "stored as 0 (the evaluator prices it from the BattleScribe data)")
             sizes.append({"code": safe_code(f"{code}/base"), "label": name,
                           "teams": self.teams_in(name),
@@ -487,7 +480,8 @@ class FowMapper:
         size = {"code": code, "label": clean_name(leaf.name, "Size"), "teams": self.teams_in(leaf.name),
                 "points": as_points(max(points, 0), self.report, leaf.path, "size")}
         if points < 0:
-            self.report.error(leaf.path, "size", f"size costs {points} (negative); stored as 0")
+            self.report.info(leaf.path, "size", f"size costs {points} (negative): shown as 0; the list is priced "
+                             "from the catalogue document")
         extra = {"bs": self.bs_info(leaf, cost=cost)}
         extra.update(self.extras(leaf, "unit", unit_code))
         size["extra"] = extra
@@ -667,8 +661,7 @@ class FowMapper:
             if subs:
                 extra["options"] = [{"id": s.path, "name": s.name, "kind": "group" if s.is_group else s.node.type}
                                     for s in subs]
-                self.report.info(entry.path, "command card", f"{len(subs)} sub-choice(s) of the card kept in "
-                                 "extra only (cards have no options in our model)")
+                self.report.counts["card sub-choices"] += len(subs)
             card["extra"] = extra
             card["targets"] = {}
             self.cards[code] = card
@@ -786,8 +779,7 @@ class FowMapper:
             return option
         if entry.path not in self.reported_options:
             self.reported_options.add(entry.path)
-            self.report.warning(entry.path, "formation option", f"{entry.name!r} (cost {option['points']}) is a "
-                                "formation-level choice, not a unit; kept in the formation's extra only")
+            self.report.counts["formation options"] += 1
             self.report.counts["formation options"] += 1
         return option
 
@@ -851,7 +843,7 @@ class FowMapper:
         cost = self.base_cost(entry)
         if cost:
             extra["points"] = cost
-            self.report.warning(entry.path, "formation", f"formation has its own cost {cost}; kept in extra only")
+            self.report.counts["formations with a cost of their own"] += 1
         doc["extra"] = extra
         self.formations.append(doc)
         self.formation_codes.add(code)
@@ -920,7 +912,8 @@ class FowMapper:
             else:
                 cname = self.index.category_names.get(entry.primary_category, entry.primary_category or "none")
                 self.report.warning(entry.path, "root entry", f"{entry.name!r} has primary category {cname!r}, "
-                                    "which is not a Flames of War role; not imported")
+                                    "which is not a Flames of War role: not offered in the builder (rosters keep it, "
+                                    "and the catalogue document evaluates it)")
         # Everything defined in the catalogue but never reached.
         for node in cat.shared_entries:
             if node.id not in self.used_nodes:
@@ -979,6 +972,10 @@ class FowMapper:
         }
         self.report.counts["special rules"] = len(self.rules)
         doc["catalogue"] = catalogue_document(self.index, cat, roles=self.roles_of_entries())
+        for finding in unevaluated(doc["catalogue"]):
+            add = self.report.error if finding.effect else self.report.info
+            add(finding.node, "not evaluated", finding.what + ("" if finding.effect else "; it changes only what is "
+                                                               "displayed"))
         if self.generic:
             doc["nation"] = generic_nation(cat)[0]
             doc["period"] = ""

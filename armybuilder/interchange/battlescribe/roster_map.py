@@ -200,12 +200,24 @@ class _Mapper:
             out.append(self.selection(child, slot, here))
         return out
 
-    def selection(self, sel: dict, slot: Slot, where: str) -> dict:
+    def selection(self, sel: dict, slot: Slot, where: str, holder: str | None = None, chain: tuple = ()) -> dict:
+        """A selection and what is under it; inside a unit (``holder``), a card further down becomes a card of
+        that unit, ``via`` the selections on the way (``chain``)."""
         number = _count(sel)
         doc: dict = {"entry": slot.path}
         if number != 1:
             doc["number"] = max(1, min(number, MAX_NUMBER))
-        kids = self.subtree(sel, sel.get("entryId", ""), self.book.catalogue.layout(slot.entry), where)
+        layout = self.book.catalogue.layout(slot.entry)
+        kids = []
+        for i, child in enumerate(sel.get("selections", [])):
+            here = f"{where}/selections/{i}"
+            cslot = layout.find(relative_path(child.get("entryId", ""), sel.get("entryId", "")))
+            if cslot is None:
+                self.skip(child, here, "is not something this entry offers in the imported data")
+            elif holder is not None and self.book.is_card(cslot) and self.book.card_of(cslot) is not None:
+                self.card(child, cslot, holder, (*chain, slot.path), here)
+            else:
+                kids.append(self.selection(child, cslot, here, holder, (*chain, slot.path) if holder else ()))
         if kids:
             doc["selections"] = kids
         return doc
@@ -303,7 +315,7 @@ class _Mapper:
             if self.book.is_card(cslot) and self.book.card_of(cslot) is not None:
                 self.card(child, cslot, pointer, (), here)
                 continue
-            kids.append(self.selection(child, cslot, here))
+            kids.append(self.selection(child, cslot, here, holder=pointer))
         if _count(sel) != 1:
             self.warn(where, f"number {sel.get('number')} of a unit is read as 1")
         return {"box": box, "unit": unit_code, "entry": slot.path, "selections": kids}

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import zipfile
 from xml.etree.ElementTree import Element, SubElement, tostring
 
@@ -41,15 +40,20 @@ def _split(path: str) -> list[str]:
     return [p for p in str(path or "").split("::") if p]
 
 
-def _seed(force: Force, name: str) -> str:
-    parts = [name, force.handbook.code, str(force.handbook.revision)]
-    for formation in force.formations:
-        parts.append(json.dumps([formation.formation.code, [s.as_dict() for s in formation.selections],
-                                 [u.selection.as_dict() if u.selection else None for u in formation.units]],
-                                sort_keys=True))
-    parts += [json.dumps(u.selection.as_dict(), sort_keys=True) for u in force.support if u.selection]
-    parts += [json.dumps([c.card.code, c.target_pointer, c.selection.as_dict() if c.selection else None,
-                          list(c.via)], sort_keys=True) for c in force.cards]
+def _seed(roster, name: str) -> str:
+    """A digest of the bound selections (their canonical paths and numbers), so that the same list gives
+    the same ids however its paths were written."""
+    parts = [name]
+
+    def walk(sel: Sel, depth: int):
+        parts.append(f"{depth}:{sel.slot.path}:{sel.number}")
+        for child in sel.children:
+            walk(child, depth + 1)
+
+    for scope in roster.all_forces():
+        parts.append(f"force:{scope.catalogue.catalogue_id}")
+        for sel in scope.children:
+            walk(sel, 0)
     return hashlib.sha1("\n".join(parts).encode()).hexdigest()
 
 
@@ -66,7 +70,7 @@ def force_to_ros(force: Force, *, name: str | None = None) -> bytes:
         raise RosterError([f"cannot export: {p.pointer}: {p.message}" for p in built.problems])
     evaluation = Evaluation(built.roster)
     title = (name or force.name or "Roster")[:120]
-    seed = _seed(force, title)
+    seed = _seed(built.roster, title)
     catalogue = built.main.catalogue
     cost_types = [(cid, cname) for cid, cname in catalogue.cost_types.items()] or [(catalogue.points, "pts")]
     totals = {cid: 0.0 for cid, _ in cost_types}

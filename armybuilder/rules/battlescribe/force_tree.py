@@ -6,9 +6,9 @@
   children; force-level support units are roots too;
 * the force's own choices (``Force.selections``) are roots too;
 * a card goes under what it is given to (its target's selection), or at the root of the force,
-  inside the entries its ``via`` names (merged: two cards from one root "Command Cards" entry share
-  one selection of it, and a force choice of that entry is the one they go in, as in a BattleScribe
-  roster).
+  inside the selections its ``via`` names, from there down: a selection already made there (a
+  unit's size, a force choice such as a root "Command Cards" entry) or else one made for the card,
+  shared by every card that names it, as in a BattleScribe roster.
 
 Every selection's ``ref`` is its JSON pointer into the list document, so a violation points at
 the place in the list a player can fix.
@@ -111,7 +111,7 @@ def _card(card: ForceCard, out: ForceRoster) -> None:
         siblings = (parent.children if parent is not None else scope.children)
         layout = scope.catalogue.layout(parent.entry) if parent is not None else scope.catalogue.root_layout()
         slot = layout.find(path)
-        wrapper = next((s for s in siblings if s.role in ("card-wrapper", "force-option") and slot is not None
+        wrapper = next((s for s in siblings if s.role not in ("unit", "formation", "card") and slot is not None
                         and s.slot is slot), None)
         if wrapper is None:
             wrapper = bind(scope.catalogue, SelectionData(entry=path), parent=parent, force=scope,

@@ -105,18 +105,20 @@ def _show_conditions(mods) -> tuple:
 
 
 # -- completing a list to its minimums ------------------------------------------------------------
-def complete(bind, *, points: str, max_steps: int = MAX_STEPS) -> tuple[Evaluation, bool]:
+def complete(bind, *, points: str, max_steps: int = MAX_STEPS, only=None) -> tuple[Evaluation, bool]:
     """Add the cheapest choices to a draft roster until no minimum is unmet.
 
     The draft is plain dicts (``{"entry", "number", "selections": [...]}``, forces
     ``{"selections": [...]}``) that ``bind()`` turns into a Roster whose selections and forces carry
     their draft dict as ``ref``; it returns the Evaluation. Each unmet minimum gets the visible
     choice that costs least once its own compulsory choices are counted; a quantity minimum repeats
-    the cheapest choice. Returns the last evaluation and whether every minimum is met.
+    the cheapest choice. ``only(violation)`` limits the work to some minimums (e.g. those inside one unit).
+    Returns the last evaluation and whether every minimum (that ``only`` lets through) is met.
     """
     evaluation = bind()
     for _ in range(max_steps):
-        unmet = [v for v in evaluation.violations() if v.kind == "min" and v.slot is not None]
+        unmet = [v for v in evaluation.violations() if v.kind == "min" and v.slot is not None
+                 and (only is None or only(v))]
         if not unmet:
             return evaluation, True
         v = unmet[0]
