@@ -7,12 +7,20 @@ same list the stale one fails with ``StaleListError`` and changes nothing.
 from django.db import transaction
 from django.db.models import F, Max
 
+import dataclasses
+
 from armybuilder.interchange.listjson import resolve_force, validate_list_document
 from armybuilder.interchange.listjson.document import ListDocumentError, ListProblem
+from armybuilder.rules.battlescribe import editing
+from armybuilder.rules.battlescribe.force_tree import force_roster
+from armybuilder.rules.battlescribe.tree import SelectionData
+from armybuilder.rules.force import ForceCard, ForceFormation, ForceUnit
 from handbooks import models as hb
 
+from .gamedata import handbook_data
 from .models import ArmyList, ListCard, ListFormation, ListUnit, ListUpgrade
-from .selectors import DbCatalog
+from .pointers import PointerError, list_object_at, pointer_of
+from .selectors import DbCatalog, army_list_force
 
 
 class ListOperationError(Exception):
@@ -94,9 +102,10 @@ def army_list_add_formation(*, army_list: ArmyList, formation_code: str, handboo
         via_box = hb.Box.objects.filter(formation=parent.formation, code=via_box_code).first()
         if via_box is None or not via_box.choices.filter(formation=formation).exists():
             raise ListOperationError(f"{parent.formation.name} offers no option '{formation.name}'")
+    selections = _formation_choices(army_list, formation) if book.source == "battlescribe" else []
     _bump(army_list, expected_version)
     return ListFormation.objects.create(army_list=army_list, formation=formation, allied=allied, parent=parent,
-                                        via_box=via_box,
+                                        via_box=via_box, selections=selections,
                                         order=_next_order(ListFormation.objects.filter(army_list=army_list)))
 
 
@@ -126,6 +135,13 @@ def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
     if choice is None:
         raise ListOperationError(f"the box '{box.name}' does not offer '{unit_code}'")
     unit = choice.unit
+    if box.handbook.source == "battlescribe":
+        selection = _unit_choices(army_list, list_formation, box, unit)
+        _bump(army_list, expected_version)
+        return ListUnit.objects.create(army_list=army_list, list_formation=list_formation, box=box, unit=unit,
+                                       selection=selection,
+                                       order=_next_order(ListUnit.objects.filter(army_list=army_list,
+                                                                                 list_formation=list_formation)))
     sizes = list(unit.sizes.all())
     size = next((s for s in sizes if s.code == size_code), None) if size_code else (sizes[0] if len(sizes) == 1 else None)
     if size_code and size is None:
@@ -189,9 +205,12 @@ def army_list_add_card(*, army_list: ArmyList, card_code: str, target_formation:
             raise ListOperationError("the card's target belongs to another list")
     if target_formation is not None and target_unit is not None:
         raise ListOperationError("a card goes to one formation or one unit, not both")
+    selection = None
+    if army_list.handbook.source == "battlescribe":
+        selection = _card_choices(army_list, card, target_formation or target_unit)
     _bump(army_list, expected_version)
     return ListCard.objects.create(army_list=army_list, card=card, target_formation=target_formation,
-                                   target_unit=target_unit,
+                                   target_unit=target_unit, selection=selection,
                                    order=_next_order(ListCard.objects.filter(army_list=army_list)))
 
 
@@ -358,3 +377,137 @@ def army_list_set_setup(*, army_list: ArmyList, list_unit: ListUnit | None = Non
     type(target).objects.filter(pk=target.pk).update(**fields)
     for key, value in fields.items():
         setattr(target, key, value)
+
+
+# -- books imported from BattleScribe: the list holds the selections themselves --------------------------
+def _edit(fn, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except editing.EditError as exc:
+        raise ListOperationError(str(exc)) from None
+
+
+def _root_entry(data, formation_code: str):
+    catalogue = data.catalogue
+    slot = catalogue.root_layout().find(data.formations[formation_code].extra.get("bs", {}).get("path", formation_code))
+    if slot is None:
+        raise ListOperationError(f"{data.formations[formation_code].name} is not offered by the book's data")
+    return slot
+
+
+def _formation_choices(army_list: ArmyList, formation: hb.Formation) -> list:
+    """A new formation's own compulsory choices (not its units: those the player picks in its boxes)."""
+    force = army_list_force(army_list)
+    data = handbook_data(formation.handbook_id)
+    pointer = f"/formations/{len(force.formations)}"
+    added = ForceFormation(pointer=pointer, index=len(force.formations), handbook=data,
+                           formation=data.formations[formation.code], allied=formation.handbook_id != army_list.handbook_id)
+    force = dataclasses.replace(force, formations=(*force.formations, added))
+    return _edit(editing.completed, force, pointer, [], points=data.catalogue.points, skip_roles=("unit",))
+
+
+def _unit_choices(army_list: ArmyList, list_formation: ListFormation | None, box: hb.Box, unit: hb.UnitEntry) -> dict:
+    """A unit picked in a box, as the selection it is made through with its compulsory choices made (its
+    default size, the cheapest way, as BattleScribe selects them)."""
+    force = army_list_force(army_list)
+    data = handbook_data(box.handbook_id)
+    box_data, unit_data = data.boxes[box.code], data.units[unit.code]
+    place = box_data.extra.get("bs", {}).get("id", box.code)
+    entry = unit_data.extra.get("bs", {}).get("entry", unit.code)
+    if list_formation is None:
+        slot = editing.unit_slot(data.catalogue, None, entry, place)
+        pointer = f"/support/{len(force.support)}"
+        added = ForceUnit(pointer=pointer, box=box_data, unit=unit_data,
+                          selection=SelectionData(slot.path) if slot else None)
+        new_force = dataclasses.replace(force, support=(*force.support, added))
+    else:
+        index = pointer_of(army_list, list_formation)
+        formation = next(f for f in force.formations if f.pointer == index)
+        root = _root_entry(data, formation.formation.code)
+        slot = editing.unit_slot(data.catalogue, root.entry, entry, place)
+        pointer = f"{index}/units/{len(formation.units)}"
+        added = ForceUnit(pointer=pointer, box=box_data, unit=unit_data, formation_index=formation.index,
+                          selection=SelectionData(slot.path) if slot else None)
+        formations = [dataclasses.replace(f, units=(*f.units, added)) if f is formation else f
+                      for f in force.formations]
+        new_force = dataclasses.replace(force, formations=tuple(formations))
+    if slot is None:
+        raise ListOperationError(f"the data offers no {unit.name} in the box '{box.name}'")
+    return _edit(editing.completed, new_force, pointer, {"entry": slot.path, "selections": []},
+                 points=data.catalogue.points, skip_roles=())
+
+
+def _card_choices(army_list: ArmyList, card: hb.CommandCard, target) -> dict:
+    """Where a card goes under its target (or the force) and its own compulsory sub-choices."""
+    force = army_list_force(army_list)
+    data = handbook_data(army_list.handbook_id)
+    catalogue = data.catalogue
+    entry = card.extra.get("bs", {}).get("entry", card.code) if isinstance(card.extra, dict) else card.code
+    holder, target_pointer = None, None
+    if target is not None:
+        target_pointer = pointer_of(army_list, target)
+        doc = next(s for s in _selections_by_pointer(force) if s[0] == target_pointer)
+        holder = doc[1]
+    place = editing.card_place(catalogue, holder, entry)
+    if place is None:
+        where = "the force" if target is None else str(target)
+        raise ListOperationError(f"{card.name} cannot be given to {where}: the data does not offer it there")
+    via, path = place
+    pointer = f"/cards/{len(force.cards)}"
+    target_view = None
+    if target_pointer is not None:
+        target_view = next((u for u in force.all_units() if u.pointer == target_pointer), None) or \
+            next((f for f in force.formations if f.pointer == target_pointer), None)
+    added = ForceCard(pointer=pointer, card=data.cards[card.code], target_pointer=target_pointer, target=target_view,
+                      selection=SelectionData(path), via=tuple(via))
+    new_force = dataclasses.replace(force, cards=(*force.cards, added))
+    done = _edit(editing.completed, new_force, pointer, {"entry": path, "selections": []}, points=catalogue.points,
+                 skip_roles=())
+    return {"entry": path, "via": list(via), "selections": done.get("selections", [])}
+
+
+def _selections_by_pointer(force):
+    """(pointer, the entry it is selected through) for every formation and unit of a force."""
+    built = force_roster(force)
+    for pointer, sel in {**built.formations, **built.units}.items():
+        yield pointer, sel.entry
+
+
+def _holder_doc(obj):
+    if isinstance(obj, ArmyList):
+        return list(obj.selections or [])
+    if isinstance(obj, ListFormation):
+        return list(obj.selections or [])
+    return dict(obj.selection or {"entry": "", "selections": []})
+
+
+@transaction.atomic
+def army_list_set_selection(*, army_list: ArmyList, pointer: str, at: tuple = (), entry: str, number: int,
+                            expected_version: int | None = None):
+    """Choose ``number`` of ``entry`` under a selection of a list on an imported book (0 removes it).
+
+    ``pointer`` names what holds the selections ("" for the force, a formation, a unit or a card) and ``at``
+    the child indices from it down to the selection the choice is made under. A choice in a pick-one group
+    replaces the one already made there, and a new choice comes with its own compulsory choices.
+    """
+    if army_list.handbook.source != "battlescribe":
+        raise ListOperationError(f"{army_list.handbook.name} has sizes and options, not selections")
+    try:
+        holder = list_object_at(army_list, pointer)
+    except PointerError as exc:
+        raise ListOperationError(str(exc)) from None
+    force = army_list_force(army_list)
+    catalogue = force.handbook.catalogue
+    doc = _edit(editing.set_number, force, pointer if pointer != "/" else "", _holder_doc(holder), tuple(at),
+                entry, number, points=catalogue.points)
+    _bump(army_list, expected_version)
+    if isinstance(holder, ArmyList):
+        ArmyList.objects.filter(pk=holder.pk).update(selections=doc)
+        army_list.selections = doc
+    elif isinstance(holder, ListFormation):
+        ListFormation.objects.filter(pk=holder.pk).update(selections=doc)
+    else:
+        if isinstance(holder, ListCard):
+            doc = {**(holder.selection or {}), **doc}
+        type(holder).objects.filter(pk=holder.pk).update(selection=doc)
+    return holder

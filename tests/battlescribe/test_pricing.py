@@ -57,7 +57,7 @@ def test_too_few_or_too_many_tanks_break_the_size_group_with_its_limit_and_fix(m
     assert issue.code == "fow.option.too_few"
     assert "at least 3" in issue.message and "Unit Size" in issue.message and "(has 2)" in issue.message
     assert "c-s-min" in issue.rule.where
-    assert issue.fix.startswith("Add one of: Tank (short) (0 pts), Tank (long) (1 pts)")
+    assert issue.fix.startswith("Add one of: Tank (short) (from 0 pts), Tank (long) (from 1 pts)")
     _, six = list_document_report(document(mini_book, [formation(F, hq(sel("m-short", number=6)))]))
     codes = {i.code for i in six.errors}
     assert "fow.option.too_many" in codes

@@ -15,7 +15,7 @@ from ..report import ERROR, Report, RuleRef
 from .catalogue import CatalogueError, GroupSlot, Slot
 from .evaluate import Evaluation, Violation, tidy
 from .force_tree import ForceRoster, force_roster
-from .offers import offers
+from .offers import offers, required_below
 from .tree import ForceScope, Sel
 
 LIST_NUMBER = re.compile(r"^\s*\d{1,2}\s*\)\s+")  # "1) Panzer III Platoon": an ordering prefix, not a calibre
@@ -159,12 +159,15 @@ def _choices(ev: Evaluation, violation: Violation, pts: str) -> str:
         available = offers(ev, violation.at)
     except CatalogueError:
         return ""
-    for offer in sorted(available, key=lambda o: (o.cost.get(pts, 0), o.slot.index)):
-        if offer.hidden:
-            continue
+    priced = []
+    for offer in available:
         inside = offer.slot in slot.slots if isinstance(slot, GroupSlot) else offer.slot is slot
-        if inside:
-            names.append(f"{display_name(offer.name)} ({tidy(offer.cost.get(pts, 0))} pts)")
+        if inside and not offer.hidden:
+            # What it costs once its own compulsory choices are made (a unit's cheapest size), not its bare entry.
+            at_least = offer.cost.get(pts, 0) + required_below(ev, offer.slot, violation.at, pts)
+            priced.append((at_least, offer.slot.index, offer))
+    for at_least, _, offer in sorted(priced, key=lambda t: (t[0], t[1])):
+        names.append(f"{display_name(offer.name)} (from {tidy(at_least)} pts)")
     return ", ".join(dict.fromkeys(names))
 
 

@@ -106,6 +106,7 @@ class Evaluation:
         self._busy: set[int] = set()
         self._hidden: dict[tuple, bool] = {}
         self._primary: dict[int, str] = {}
+        self._violations: list | None = None
         self.selections: list[Sel] = [s for force in roster.all_forces() for s in force.walk()]
         for sel in self.selections:
             sel.keys = self._static_keys(sel)
@@ -415,6 +416,11 @@ class Evaluation:
 
     # -- checks --------------------------------------------------------------------------------
     def violations(self) -> list[Violation]:
+        if self._violations is None:
+            self._violations = self._check()
+        return self._violations
+
+    def _check(self) -> list[Violation]:
         out: list[Violation] = []
         seen: set = set()
         for force in self.roster.all_forces():
@@ -425,6 +431,8 @@ class Evaluation:
         return out
 
     def _check_container(self, node, layout, out: list, seen: set) -> None:
+        """Every constraint of every entry and group offered under ``node``, selected there or not: a count is
+        worked out first, and the limit (with its modifiers) and visibility only when it could be broken."""
         force = node if isinstance(node, ForceScope) else node.force
         catalogue = force.catalogue
         here: dict[int, list] = {}
@@ -435,41 +443,48 @@ class Evaluation:
             if not constraints:
                 continue
             members = [s for slot in group.slots for s in here.get(id(slot), ())]
-            if not members and not any(c.get("type") == "min" for c in constraints):
-                continue
-            if self.group_hidden(group, node):
-                continue
-            ctx = Virtual(slot=None, parent=node, force=force)
-            mods = catalogue.modifiers(group.entry)
-            for c in constraints:
-                count = sum(s.number for s in members) if c.get("scope") == "parent" and not c.get("children") \
-                    else self._constraint_count(c, ctx, group=group)
-                self._judge(c, count, self.constraint_value(mods, c, ctx), "group", group.entry.name, ctx, node,
-                            members, group, out, seen)
-        for slot in layout.slots:
-            chosen = here.get(id(slot), ())
-            constraints = catalogue.constraints(slot.entry)
-            if chosen:
-                for sel in chosen:
-                    if self.slot_hidden(slot, node, sel):
-                        out.append(Violation("hidden", "entry", self.name(sel), 0, sel.number, "parent", "", node,
-                                             (sel,), slot))
-            if not constraints or (not chosen and not any(c.get("type") == "min" for c in constraints)):
-                continue
-            ctx = chosen[0] if chosen else Virtual(slot=slot, parent=node, force=force)
-            if not chosen and self.slot_hidden(slot, node):
-                continue
-            mods = catalogue.modifiers(slot.entry)
+            ctx = None
             for c in constraints:
                 if c.get("scope") == "parent" and not c.get("children"):
-                    matched = chosen if c.get("shared") is False else \
-                        [s for s in node.children if slot.entry.id in s.keys]
-                    count = sum(s.number for s in matched)
+                    count = sum(s.number for s in members)
                 else:
+                    ctx = ctx or Virtual(slot=None, parent=node, force=force)
+                    count = self._constraint_count(c, ctx, group=group)
+                if c.get("type") == "max" and count == 0:
+                    continue  # nothing counted: no maximum can be passed
+                if self.group_hidden(group, node):
+                    break  # a hidden group's limits do not apply (its selections are flagged as hidden)
+                ctx = ctx or Virtual(slot=None, parent=node, force=force)
+                self._judge(c, count, self.constraint_value(catalogue.modifiers(group.entry), c, ctx), "group",
+                            group.entry.name, ctx, node, members, group, out, seen)
+        for slot in layout.slots:
+            chosen = here.get(id(slot), ())
+            hidden = None
+            for sel in chosen:
+                if self.slot_hidden(slot, node, sel):
+                    hidden = True
+                    out.append(Violation("hidden", "entry", self.name(sel), 0, sel.number, "parent", "", node,
+                                         (sel,), slot))
+            constraints = catalogue.constraints(slot.entry)
+            if not constraints or hidden:
+                continue
+            ctx = chosen[0] if chosen else None
+            for c in constraints:
+                if c.get("scope") == "parent" and not c.get("children"):
+                    counter = self.direct(node)
+                    count = counter.get(slot, 0) if c.get("shared") is False else counter.get(slot.entry.id, 0)
+                else:
+                    ctx = ctx or Virtual(slot=slot, parent=node, force=force)
                     count = self._constraint_count(c, ctx, slot=slot)
-                    matched = chosen
-                self._judge(c, count, self.constraint_value(mods, c, ctx), "entry", slot.entry.name, ctx, node,
-                            tuple(matched), slot, out, seen)
+                if c.get("type") == "max" and count == 0:
+                    continue
+                ctx = ctx or Virtual(slot=slot, parent=node, force=force)
+                if hidden is None:
+                    hidden = self.slot_hidden(slot, node, ctx)
+                if hidden:
+                    break  # a hidden entry's limits do not apply
+                self._judge(c, count, self.constraint_value(catalogue.modifiers(slot.entry), c, ctx), "entry",
+                            slot.entry.name, ctx, node, chosen, slot, out, seen)
 
     def _constraint_count(self, c: dict, ctx, *, slot: Slot | None = None, group: GroupSlot | None = None) -> float:
         """A constraint's count in any scope: its entry (or group) as the child."""
@@ -503,10 +518,23 @@ class Evaluation:
             return
         scope = str(c.get("scope") or "")
         where = node if scope == "parent" else self._scope(scope, ctx)
-        key = (c.get("id"), id(where) if where is not None else id(node))
+        owner_id = slot.entry.id if slot is not None else name
+        # Constraint ids repeat in copied data: the entry it is on is part of what makes it one constraint.
+        key = (c.get("id"), owner_id, id(where) if where is not None else id(node))
         if key in seen:
             return
         seen.add(key)
+        if not matched and ctype == "max" and isinstance(slot, Slot) and where is not None:
+            # Counted elsewhere in the scope (e.g. a force-wide limit on an entry not chosen here): point at those.
+            want = slot if c.get("shared") is False else slot.entry.id
+            stack = list(self._kids(where))
+            found = []
+            while stack:
+                s = stack.pop(0)
+                if want in s.keys:
+                    found.append(s)
+                stack.extend(s.children)
+            matched = found
         out.append(Violation(ctype, owner, name, tidy(limit), tidy(count), scope, str(c.get("id") or ""), node,
                              tuple(matched), slot))
 

@@ -152,7 +152,7 @@ def _cheapest_for(evaluation: Evaluation, v, container, points: str) -> Slot | N
                for g, lim in offer.group_limits if g is not v.slot):
             continue
         own = offer.cost.get(points, 0)
-        candidates.append((own + _required_below(evaluation, offer.slot, container, points), offer.slot.index,
+        candidates.append((own + required_below(evaluation, offer.slot, container, points), offer.slot.index,
                            offer.slot))
     if not candidates:
         return None
@@ -160,7 +160,7 @@ def _cheapest_for(evaluation: Evaluation, v, container, points: str) -> Slot | N
     return candidates[0][2]
 
 
-def _required_below(evaluation: Evaluation, slot: Slot, container, points: str) -> float:
+def required_below(evaluation: Evaluation, slot: Slot, container, points: str) -> float:
     """What a choice's own compulsory entries cost at least, one level down (a look-ahead so a cheap
     size that forces dear transports does not win over a dearer size that forces nothing)."""
     cat = (container if isinstance(container, ForceScope) else container.force).catalogue
