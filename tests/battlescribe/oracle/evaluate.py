@@ -583,7 +583,10 @@ class Evaluation:
             key = key[1]
         elif isinstance(key, tuple) and key[0] == "force":
             key = key[1]
-        dedupe = (c.id, c.type, id(anchor) if not isinstance(anchor, str) else anchor, key if isinstance(key, tuple) else None)
+        # the same constraint reached from several holders counts once per place it counts in; ids are
+        # not unique in the data (copied entries keep their constraint ids), so the owner is part of it
+        dedupe = (c.id, c.type, owner_id, id(anchor) if not isinstance(anchor, str) else anchor,
+                  key if isinstance(key, tuple) else None)
         if dedupe in seen:
             return
         seen.add(dedupe)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from .evaluate import evaluate
 from .roster import Force, Roster, Selection, new_id
 
-MAX_POPS = 4000  # per holder; a search that needs more is reported, never silently cut short
+MAX_POPS = 2000  # per holder; a search that needs more is reported, never silently cut short
 
 
 class NoRoster(Exception):
@@ -206,6 +206,7 @@ class Builder:
                 if not mins:
                     return state
                 expansions = [("opt", o) for o in self._candidates(mins[0], options, prefix)]
+            here = _shortfall(v)
             for how, opt in expansions:
                 new = self._add(chain, state, opt, prefix) if how == "opt" else self._add_via(chain, state, opt, prefix)
                 if new is None:
@@ -215,6 +216,11 @@ class Builder:
                     continue
                 seen.add(sig)
                 nv, _ = self._eval(chain, new)
+                after = _shortfall(nv)
+                # a step must shrink the shortfall or change which minimums are short (a size or type that
+                # hides one group and shows another); anything else only grows the roster
+                if after[0] >= here[0] and after[1] == here[1]:
+                    continue
                 heapq.heappush(heap, (sum(nv.totals.values()), next(counter), new, nv))
         return None
 
@@ -403,6 +409,11 @@ def renumber(roster):
             s.id = fresh()
 
 
+def _shortfall(v):
+    mins = [x for x in v.violations if x.kind == "constraint" and x.type == "min"]
+    return (sum(x.limit - x.actual for x in mins), frozenset((x.constraint_id, x.owner_path) for x in mins))
+
+
 def _signature(state):
     return tuple(sorted((s.entry_id, s.number, _sub_sig(s)) for s in state))
 
@@ -427,3 +438,227 @@ def annotate(lib, roster, verdict=None):
             (cl.target_id, names.get(cl.target_id, cl.target_id), False) for cl in fe.categories]
     roster.costs = dict(v.totals)
     return v
+
+
+# --------------------------------------------------------------------------- random legal rosters
+def _positions(force):
+    """(index path, selection) for every selection of a force, preorder."""
+    out = []
+
+    def walk(sels, trail):
+        for i, s in enumerate(sels):
+            out.append((trail + (i,), s))
+            walk(s.children, trail + (i,))
+
+    walk(force.selections, ())
+    return out
+
+
+def _at(force, path):
+    sels, s = force.selections, None
+    chain = []
+    for i in path:
+        s = sels[i]
+        chain.append(s)
+        sels = s.children
+    return chain
+
+
+def _copy_roster(r):
+    f = r.forces[0]
+    nf = Force(catalogue_id=f.catalogue_id, entry_id=f.entry_id, selections=[_copy_sel(s) for s in f.selections],
+               name=f.name, catalogue_name=f.catalogue_name, catalogue_revision=f.catalogue_revision, id=f.id)
+    return Roster(game_system_id=r.game_system_id, forces=[nf], name=r.name, id=r.id,
+                  game_system_name=r.game_system_name, game_system_revision=r.game_system_revision,
+                  cost_limits=dict(r.cost_limits))
+
+
+def _copy_sel(s):
+    return Selection(entry_id=s.entry_id, entry_group_id=s.entry_group_id, number=s.number, type=s.type, name=s.name,
+                     id=s.id, children=[_copy_sel(c) for c in s.children])
+
+
+def random_roster(lib, rng, catalogue_id=None, formations=(1, 3), support=(0, 3), cards=(0, 2), moves=(15, 40),
+                  attempts=20):
+    """A varied legal roster: several formations, support units, command cards, options under options and
+    quantities above one, all picked at random (from `rng`) and kept only while the whole roster is legal."""
+    form_cat = lib.category_id("Formations")
+    sup_cat = lib.category_id("Support Units")
+    card_cat = lib.category_id("Command Cards")
+    cats = sorted({f.catalogue_id for f in lib.formations(include_secondary=False)})
+    for _ in range(attempts):
+        cat_id = catalogue_id or rng.choice(cats)
+        b = lib.builder(cat_id)
+        forms = [o for o in b.root.options if o.node.primary_category == form_cat]
+        if not forms:
+            raise NoRoster(f"catalogue {cat_id} has no formation")
+        picks = [rng.choice(forms) for _ in range(rng.randint(*formations))]
+        sels = []
+        for o in picks:
+            got = b.fill([], o)
+            if got is not None:
+                sels.append(clone(got[0]))
+        if not sels:
+            continue
+        try:
+            state = b.solve([], tuple(sels))
+        except NoRoster:
+            state = None
+        if state is None:
+            continue
+        roster = b.roster([clone(s) for s in state])
+        if not evaluate(lib, roster).legal:
+            continue
+        walker = _RandomWalk(lib, b, rng, roster)
+        walker.add_roots(sup_cat, rng.randint(*support))
+        walker.add_roots(card_cat, rng.randint(*cards))
+        for _ in range(rng.randint(*moves)):
+            walker.move()
+        walker.quantities()
+        roster = walker.roster
+        renumber(roster)
+        v = evaluate(lib, roster)
+        assert v.legal, [x.message for x in v.violations]
+        annotate(lib, roster, v)
+        return roster
+    raise NoRoster(f"no legal random roster after {attempts} attempts")
+
+
+class _RandomWalk:
+    """Changes that keep a roster legal: add an option (filled), take a leaf again, swap a group's pick."""
+
+    def __init__(self, lib, builder, rng, roster):
+        self.lib = lib
+        self.b = builder
+        self.rng = rng
+        self.roster = roster
+        self.tried = 0
+        self.kept = 0
+
+    def _accept(self, candidate):
+        self.tried += 1
+        if evaluate(self.lib, candidate).legal:
+            self.roster = candidate
+            self.kept += 1
+            return True
+        return False
+
+    def _options_at(self, chain):
+        options, prefix = self.b.holder_options(chain)
+        return options, prefix
+
+    def _add(self, path, opt):
+        """A copy of the roster with `opt` added under the selection at `path` (() = the force)."""
+        r = _copy_roster(self.roster)
+        f = r.forces[0]
+        chain = _at(f, path) if path else []
+        holder_children = chain[-1].children if chain else f.selections
+        got = self.b.fill([_copy_sel(s) for s in chain], opt)
+        if got is None:
+            return None
+        _, prefix = self.b.holder_options(chain)
+        new_path = "::".join(prefix + opt.rel)
+        if is_leaf(opt) and self.rng.random() < 0.8:
+            for s in holder_children:
+                if s.entry_id == new_path:
+                    s.number += 1
+                    return r
+        holder_children.append(clone(got[0]))
+        # an addition may raise the holder's minimums (a type that needs its own size, ...): meet them
+        state = tuple(holder_children)
+        try:
+            fixed = self.b.solve([_copy_sel(s) for s in chain], state)
+        except NoRoster:
+            return None
+        if fixed is None:
+            return None
+        holder_children[:] = [clone(s) if any(s is t for t in fixed[:i]) else s for i, s in enumerate(fixed)]
+        return r
+
+    def quantities(self):
+        """Take more of the leaves that have room for more, now and then (most leaves are sizes of one)."""
+        f = self.roster.forces[0]
+        leaves = [p for p, s in _positions(f) if not s.children and self._room(f, p, s)]
+        self.rng.shuffle(leaves)
+        for path in leaves[:6]:
+            if self.rng.random() < 0.6:
+                r = _copy_roster(self.roster)
+                _at(r.forces[0], path)[-1].number += self.rng.randint(1, 2)
+                self._accept(r)
+
+    def _room(self, f, path, sel):
+        """Whether the catalogue's own (unmodified) limits leave room for one more of this leaf."""
+        chain = _at(f, path)
+        options, prefix = self._options_at(chain[:-1])
+        opt = next((o for o in options if "::".join(prefix + o.rel) == sel.entry_id), None)
+        if opt is None:
+            return False
+        limits = [c.q.value for c in opt.node.constraints if c.type == "max" and c.q.scope == "parent"]
+        for g in opt.groups:
+            limits += [c.q.value for c in g.node.constraints if c.type == "max" and c.q.scope == "parent"]
+        return all(v < 0 or v > sel.number for v in limits)
+
+    def add_roots(self, category_id, count):
+        opts = [o for o in self.b.root.options if o.node.primary_category == category_id]
+        for _ in range(count * 3):
+            if count <= 0 or not opts:
+                return
+            cand = self._add((), self.rng.choice(opts))
+            if cand is not None and self._accept(cand):
+                count -= 1
+
+    def move(self):
+        f = self.roster.forces[0]
+        positions = _positions(f)
+        kind = self.rng.random()
+        if kind < 0.6 or not positions:
+            # add under a random holder; the force itself one time in five
+            if not positions or self.rng.random() < 0.2:
+                path = ()
+            else:
+                path, _ = self.rng.choice(positions)
+            chain = _at(f, path) if path else []
+            options, _ = self._options_at(chain)
+            if options:
+                cand = self._add(path, self.rng.choice(options))
+                if cand is not None:
+                    self._accept(cand)
+        elif kind < 0.8:
+            # swap a pick inside a group for another entry of the same group
+            path, sel = self.rng.choice(positions)
+            chain = _at(f, path)
+            holder_chain = chain[:-1]
+            options, prefix = self._options_at(holder_chain)
+            mine = next((o for o in options if "::".join(prefix + o.rel) == sel.entry_id), None)
+            if mine is None or not mine.groups:
+                return
+            group = mine.groups[-1].rel
+            others = [o for o in options if o.groups and o.groups[-1].rel == group and o is not mine]
+            if not others:
+                return
+            r = _copy_roster(self.roster)
+            rf = r.forces[0]
+            rchain = _at(rf, path)
+            siblings = rchain[-2].children if len(rchain) > 1 else rf.selections
+            siblings.pop(path[-1])
+            self.roster, saved = r, self.roster
+            cand = self._add(path[:-1], self.rng.choice(others))
+            self.roster = saved
+            if cand is not None:
+                self._accept(cand)
+        else:
+            # take a leaf again, as its number or (now and then) as a second selection
+            leaves = [(p, s) for p, s in positions if not s.children and self._room(f, p, s)]
+            if not leaves:
+                return
+            path, sel = self.rng.choice(leaves)
+            r = _copy_roster(self.roster)
+            rf = r.forces[0]
+            rchain = _at(rf, path)
+            if self.rng.random() < 0.85:
+                rchain[-1].number += 1
+            else:
+                siblings = rchain[-2].children if len(rchain) > 1 else rf.selections
+                siblings.append(Selection(entry_id=sel.entry_id, entry_group_id=sel.entry_group_id, number=1,
+                                          type=sel.type, name=sel.name))
+            self._accept(r)
