@@ -219,6 +219,7 @@ class Catalogue:
     catalogue_links: list = field(default_factory=list)  # (target catalogue id, importRootEntries)
     game_system: "Catalogue | None" = None
     linked: list = field(default_factory=list)  # resolved Catalogue objects of catalogue_links
+    not_read: dict = field(default_factory=dict)  # what this oracle skips on purpose -> count (see README)
 
     def lookup(self, target_id: str, _seen=None):
         """The shared entry or group `target_id` as seen from this file: its own, then linked, then the system's."""
@@ -271,4 +272,21 @@ def read_file(path: Path) -> Catalogue:
     cat.force_entries = [_force_entry(f, cat) for f in _kids(root, "forceEntries")]
     cat.cost_types = {c.get("id", ""): c.get("name", "") for c in _kids(root, "costTypes")}
     cat.catalogue_links = [(c.get("targetId", ""), _bool(c.get("importRootEntries"))) for c in _kids(root, "catalogueLinks")]
+    cat.not_read = _not_read(root)
     return cat
+
+
+INFO = {"profile", "rule", "infoLink", "infoGroup"}
+
+
+def _not_read(root) -> dict:
+    """Profiles, rules and info links are display only: counted here, never evaluated."""
+    out = {}
+    for el in root.iter():
+        t = _tag(el)
+        if t in INFO:
+            out[t] = out.get(t, 0) + 1
+            for m in _kids(el, "modifiers") + [x for g in _kids(el, "modifierGroups") for x in _kids(g, "modifiers")]:
+                key = f"modifier {m.get('type', '')} on a {t}"
+                out[key] = out.get(key, 0) + 1
+    return out

@@ -645,3 +645,34 @@ def _options_by_rel(holder):
 
 def evaluate(lib, roster, focus=None) -> Verdict:
     return Evaluation(lib, roster, focus).run()
+
+
+def library_unevaluated(lib) -> list:
+    """Every kind of construct in the library the oracle does not evaluate, with how often it occurs."""
+    counts = {}
+    cost_types = set(lib.cost_types)
+    for cat in [lib.game_system, *lib.catalogues.values()]:
+        for what, n in cat.not_read.items():
+            counts[what] = counts.get(what, 0) + n
+    seen = set()
+
+    def visit(node, depth=0):
+        if id(node) in seen or depth > 30:
+            return
+        seen.add(id(node))
+        cids = {c.id for c in node.constraints}
+        for m in node.modifiers:
+            if m.field in ("hidden", "category") or m.field in cost_types or m.field in cids:
+                continue
+            what = f"modifier {m.type} {m.field if m.field in ('name', 'page', 'annotation') else 'of another field'}"
+            counts[what] = counts.get(what, 0) + 1
+        for c in node.constraints:
+            if c.q.percent:
+                counts["percentValue (read as a share, see README)"] = counts.get("percentValue (read as a share, see README)", 0) + 1
+        for ch in node.children:
+            visit(ch, depth + 1)
+
+    for cat in lib.catalogues.values():
+        for ch in lib.force_root(cat.id).children:
+            visit(ch)
+    return [Unevaluated(what, "library", f"{n} in the data") for what, n in sorted(counts.items())]

@@ -245,6 +245,11 @@ class Builder:
         sel = self._build_via(chain, path)
         return None if sel is None else state + (sel,)
 
+    def build_path(self, chain, options):
+        """A selection of options[0] under `chain` holding options[1] ... down to the last, each level
+        completed with the cheapest picks its minimums need."""
+        return self._build_via(chain, tuple(options))
+
     def _build_via(self, chain, path):
         if len(path) == 1:
             got = self.fill(chain, path[0])
@@ -437,6 +442,7 @@ def annotate(lib, roster, verdict=None):
         f.categories = [("(No Category)", "Uncategorised", False)] + [
             (cl.target_id, names.get(cl.target_id, cl.target_id), False) for cl in fe.categories]
     roster.costs = dict(v.totals)
+    roster.cost_names = dict(lib.cost_types)
     return v
 
 
@@ -512,6 +518,7 @@ def random_roster(lib, rng, catalogue_id=None, formations=(1, 3), support=(0, 3)
         walker = _RandomWalk(lib, b, rng, roster)
         walker.add_roots(sup_cat, rng.randint(*support))
         walker.add_roots(card_cat, rng.randint(*cards))
+        walker.card_choices(card_cat)
         for _ in range(rng.randint(*moves)):
             walker.move()
         walker.quantities()
@@ -572,8 +579,39 @@ class _RandomWalk:
             return None
         if fixed is None:
             return None
-        holder_children[:] = [clone(s) if any(s is t for t in fixed[:i]) else s for i, s in enumerate(fixed)]
+        # the search hands back shared (memoised) subtrees: the roster gets its own copies
+        holder_children[:] = [clone(s) for s in fixed]
         return r
+
+    def card_choices(self, card_cat):
+        """Under a root command-card entry, take a card that has choices of its own, and one of them."""
+        f = self.roster.forces[0]
+        has_root = any(getattr(self.b.root.options_by_rel.get(tuple(s.entry_id.split("::"))), "node", None) is not None
+                       and self.b.root.options_by_rel[tuple(s.entry_id.split("::"))].node.primary_category == card_cat
+                       for s in f.selections)
+        if not has_root and self.rng.random() < 0.5:
+            self.add_roots(card_cat, 1)
+            f = self.roster.forces[0]
+        for i, s in enumerate(list(f.selections)):
+            opt = self.b.root.options_by_rel.get(tuple(s.entry_id.split("::")))
+            if opt is None or opt.node.primary_category != card_cat:
+                continue
+            cards = [o for o in opt.node.options if o.node.options]
+            self.rng.shuffle(cards)
+            for card in cards[:12]:
+                cand = self._add((i,), card)
+                if cand is None or not self._accept(cand):
+                    continue
+                added = _at(self.roster.forces[0], (i,))[-1].children[-1]
+                chain = _at(self.roster.forces[0], (i,)) + [added]
+                subs = self._options_at(chain)[0]
+                self.rng.shuffle(subs)
+                for sub in subs[:5]:
+                    path = (i, len(chain[-2].children) - 1)
+                    c2 = self._add(path, sub)
+                    if c2 is not None and self._accept(c2):
+                        break
+                break
 
     def quantities(self):
         """Take more of the leaves that have room for more, now and then (most leaves are sizes of one)."""

@@ -70,7 +70,8 @@ class Roster:
     game_system_name: str = ""
     game_system_revision: int = 0
     cost_limits: dict = field(default_factory=dict)  # cost type id -> limit
-    costs: dict = field(default_factory=dict)  # as read, or filled by `fill_costs`
+    costs: dict = field(default_factory=dict)  # as read, or filled by `annotate`
+    cost_names: dict = field(default_factory=dict)  # cost type id -> name, for writing
 
     def all_forces(self):
         todo = list(self.forces)
@@ -100,13 +101,14 @@ def _costs_el(parent, costs: dict, names: dict):
         _sub(el, "cost", name=names.get(type_id, type_id), typeId=type_id, value=_fmt(value))
 
 
-def _categories_el(parent, categories):
+def _categories_el(parent, categories, owner_id):
     if not categories:
         return
     el = _sub(parent, "categories")
-    for cid, name, primary in categories:
-        # BattleScribe gives each category element its own id and keeps the category id in entryId
-        _sub(el, "category", id=new_id(), name=name or cid, entryId=cid, primary="true" if primary else "false")
+    for n, (cid, name, primary) in enumerate(categories):
+        # BattleScribe gives each category element its own id and keeps the category id in entryId;
+        # ours derive from the owner's id so that the same roster always writes the same bytes
+        _sub(el, "category", id=f"{owner_id}-c{n}", name=name or cid, entryId=cid, primary="true" if primary else "false")
 
 
 def _selection_el(parent, s: Selection, names):
@@ -118,7 +120,7 @@ def _selection_el(parent, s: Selection, names):
         for c in s.children:
             _selection_el(sels, c, names)
     _costs_el(el, s.costs, names)
-    _categories_el(el, s.categories)
+    _categories_el(el, s.categories, s.id)
 
 
 def _force_el(parent, f: Force, names):
@@ -128,7 +130,7 @@ def _force_el(parent, f: Force, names):
         sels = _sub(el, "selections")
         for s in f.selections:
             _selection_el(sels, s, names)
-    _categories_el(el, f.categories)
+    _categories_el(el, f.categories, f.id)
     if f.forces:
         forces = _sub(el, "forces")
         for sub in f.forces:
@@ -137,7 +139,8 @@ def _force_el(parent, f: Force, names):
 
 def write_ros(roster: Roster, cost_names: dict | None = None) -> bytes:
     """The roster as BattleScribe 2.03 .ros XML (UTF-8 bytes)."""
-    names = dict(cost_names or {})
+    names = dict(roster.cost_names)
+    names.update(cost_names or {})
     root = ET.Element(f"{{{NS}}}roster")
     for k, v in (("id", roster.id), ("name", roster.name), ("battleScribeVersion", "2.03"),
                  ("gameSystemId", roster.game_system_id), ("gameSystemName", roster.game_system_name or None),
