@@ -238,7 +238,9 @@ class Evaluation:
 
     # -- notes --------------------------------------------------------------------------------
     def note(self, what, where, detail=""):
-        self.unevaluated.setdefault((what, where), Unevaluated(what, where, detail))
+        key = (what, where)
+        if key not in self.unevaluated:
+            self.unevaluated[key] = Unevaluated(what, where, detail)
 
     # -- scopes and counting -----------------------------------------------------------------
     def _forces_under(self, anchor, include_child_forces):
