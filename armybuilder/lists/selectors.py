@@ -116,6 +116,8 @@ def army_list_document(army_list: ArmyList) -> dict:
             doc["target"] = unit_pointer[card.target_unit_id]
         if card.selection is not None:
             doc["entry"] = card.selection.get("entry", "")
+            if card.selection.get("number", 1) != 1:
+                doc["number"] = card.selection["number"]
             if card.selection.get("via"):
                 doc["via"] = card.selection["via"]
             if card.selection.get("selections"):

@@ -322,6 +322,8 @@ def _write_document(doc: dict, *, owner, session_key: str, name: str | None) -> 
         selection = None
         if "entry" in item:
             selection = {"entry": item["entry"], "via": item.get("via", []), "selections": item.get("selections", [])}
+            if item.get("number", 1) != 1:
+                selection["number"] = item["number"]
         list_cards.append(ListCard(army_list=army_list, card=cards[item["card"]], order=index, selection=selection,
                                    target_formation=target if isinstance(target, ListFormation) else None,
                                    target_unit=target if isinstance(target, ListUnit) else None))

@@ -61,7 +61,7 @@ def check_imported(force: Force, report: Report) -> None:
     (evaluated over the list's selections), with the diagram rules the data does not hold on top."""
     result = check_battlescribe(force, report, prefix=P, system_name="Flames of War")
     report.context = result
-    check_formations(force, report)
+    check_formations(force, report, counted_by_data=True)
     check_support_sources(force, report)
     check_same_book(force, report)
     check_allies(force, report)
@@ -76,11 +76,13 @@ def formation_names(force: Force) -> str:
                          if in_variant(f.variants, force.variant))
 
 
-def check_formations(force: Force, report: Report) -> None:
-    if not force.formations and f"{P}.force.no_formation" not in report.codes():
+def check_formations(force: Force, report: Report, *, counted_by_data: bool = False) -> None:
+    """``counted_by_data``: imported books say themselves what counts as a formation (any root choice in their
+    Formations category, e.g. a Formation Support unit that is one), so only the allies rule is ours."""
+    if not force.formations and not counted_by_data:
         report.add(f"{P}.force.no_formation", ERROR, "The force has no formation.", "/formations",
                    RULES["formations"], f"Add a formation from: {formation_names(force)}.")
-    elif all(f.allied for f in force.formations):
+    elif force.formations and all(f.allied for f in force.formations):
         report.add(f"{P}.force.only_allied", ERROR,
                    "Every formation is allied; the force needs at least one formation of its own nation.",
                    "/formations", RULES["formations"], f"Add a formation from: {formation_names(force)}.")

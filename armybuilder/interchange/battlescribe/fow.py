@@ -27,6 +27,7 @@ import re
 from armybuilder.rules.battlescribe.audit import unevaluated
 
 from .catalogue_doc import catalogue_document
+from .data_checks import formations_not_legal_alone, min_above_max
 from .index import Entry, Index
 from .nations import nation_for, period_for
 from .nodes import Catalogue, InfoGroup, Node, Profile, Rule
@@ -976,6 +977,12 @@ class FowMapper:
             add = self.report.error if finding.effect else self.report.info
             add(finding.node, "not evaluated", finding.what + ("" if finding.effect else "; it changes only what is "
                                                                "displayed"))
+        if not self.generic:
+            for node, why in min_above_max(doc["catalogue"]):
+                self.report.warning(node, "data", why)
+            paths = {f["code"]: f["extra"]["bs"]["path"] for f in self.formations}
+            for code, why in formations_not_legal_alone(doc["catalogue"], paths):
+                self.report.warning(code, "formation", why)
         if self.generic:
             doc["nation"] = generic_nation(cat)[0]
             doc["period"] = ""

@@ -329,13 +329,13 @@ class _Mapper:
         if target:
             doc["target"] = target
         doc["entry"] = slot.path
+        if _count(sel) != 1:
+            doc["number"] = max(1, min(_count(sel), 100))
         if via:
             doc["via"] = list(via)
         kids = self.subtree(sel, sel.get("entryId", ""), self.book.catalogue.layout(slot.entry), where)
         if kids:
             doc["selections"] = kids
-        if _count(sel) != 1:
-            self.warn(where, f"number {sel.get('number')} of a card is read as 1")
         self.doc["cards"].append(doc)
 
 

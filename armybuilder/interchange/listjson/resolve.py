@@ -160,7 +160,8 @@ def resolve_force(doc: dict, catalog: Catalog) -> tuple[Force | None, list[ListP
                 problems.append(ListProblem(pointer + "/entry", f"{card.name}: the entry it is selected through is "
                                             "missing (list format version 2)"))
                 continue
-            selection = SelectionData(entry=item["entry"], children=selections(item.get("selections")))
+            selection = SelectionData(entry=item["entry"], number=item.get("number", 1),
+                                      children=selections(item.get("selections")))
         cards.append(ForceCard(pointer=pointer, card=card, target_pointer=target_pointer, target=target,
                                selection=selection, via=tuple(item.get("via") or ())))
 
