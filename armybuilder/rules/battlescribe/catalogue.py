@@ -89,6 +89,8 @@ class Slot:
     group_path: str  # roster entryGroupId relative to the parent ("" when in no group)
     ids: frozenset  # what a condition's childId can name to match a selection made here
     index: int = 0  # position in its layout
+    keys: frozenset | None = None  # the evaluator's counting keys of a selection made here (kept once worked out)
+    layout: object = None  # the Layout of what can be chosen under a selection made here (kept once worked out)
 
 
 @dataclass(eq=False, slots=True)
@@ -108,6 +110,7 @@ class Layout:
     slots: tuple  # Slot
     groups: tuple  # GroupSlot
     by_path: dict  # slot path -> Slot
+    checks: object = None  # LayoutChecks, compiled on first use
 
     def find(self, path: str) -> "Slot | None":
         """The slot a roster entry path names: exact, then by its last two ids, then by its entry id."""
@@ -124,6 +127,62 @@ class Layout:
                 return hits[0]
         hits = [s for s in self.slots if s.entry.id == parts[-1]]
         return hits[0] if len(hits) == 1 else None
+
+
+class EntryView:
+    """An entry's merged constraints, modifiers (also by kind), categories and costs, worked out once."""
+
+    __slots__ = ("constraints", "modifiers", "by_kind", "category_links", "category_ids", "costs", "may_hide",
+                 "transport")
+
+    def __init__(self, entry: Entry, profiles: dict | None = None):
+        self.constraints = tuple(_merged(entry, "constraints"))
+        self.modifiers = tuple(_merged(entry, "modifiers"))
+        by_kind: dict[str, list] = {}
+        for mod in self.modifiers:
+            by_kind.setdefault(str(mod.get("kind") or ""), []).append(mod)
+        self.by_kind = {k: tuple(v) for k, v in by_kind.items()}
+        # The link's categories come first: a primary category on the link wins.
+        self.category_links = (*((entry.link or {}).get("categories") or EMPTY), *(entry.node.get("categories") or EMPTY))
+        self.category_ids = frozenset(str(c.get("target")) for c in self.category_links if c.get("target"))
+        costs = dict(entry.node.get("costs") or {})
+        if entry.link and entry.link.get("costs") is not None:
+            costs.update(entry.link["costs"])
+        self.costs = costs  # read-only: callers copy
+        self.may_hide = entry.hidden or "hidden" in self.by_kind
+        # A Transport Attachment (a profile of that type, shown): a game unit of its own in Flames of War.
+        self.transport = any(
+            "transport" in str((profiles or {}).get(ref.get("profile"), {}).get("type_name", "")).lower()
+            and not ref.get("hidden") for ref in entry.node.get("info") or () if ref.get("profile"))
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One constraint of an entry or group offered in a layout, with what counting it needs."""
+
+    owner: object  # Slot | GroupSlot
+    constraint: dict
+    cid: str
+    type: str  # min | max
+    scope: str
+    children: bool
+    value: float
+    modified: bool  # a modifier of the owner changes this constraint's value
+    key: object  # what a parent-scope count counts: the slot (unshared), the entry id, or the group
+    fast: str = ""  # how to count without the general query: parent | force | force-deep | roster | roster-deep
+    fast_key: object = None  # the key to look up for a force or roster count
+
+
+@dataclass(slots=True)
+class LayoutChecks:
+    """A layout's constraints sorted by what it takes to find them broken: minimums are looked at always,
+    parent-scope maximums only when their key is counted among the children, other maximums when their
+    scope counts any."""
+
+    mins: tuple
+    parent_max: dict  # count key -> (Check, ...)
+    other_max: tuple
+    hideable: frozenset  # id() of the slots that can be hidden (an entry, its link or one of its groups)
 
 
 class Catalogue:
@@ -147,6 +206,7 @@ class Catalogue:
         self.profiles: dict = doc.get("profiles") or {}
         self.rules: dict = doc.get("rules") or {}
         self._layouts: dict[str, Layout] = {}
+        self._views: dict = {}
 
     # -- nodes ------------------------------------------------------------------------------
     def node(self, node_id: str) -> dict:
@@ -176,26 +236,37 @@ class Catalogue:
                 return force
         return None
 
-    # -- merged views -----------------------------------------------------------------------
-    @staticmethod
-    def constraints(entry: Entry) -> list:
-        return _merged(entry, "constraints")
+    # -- merged views (worked out once per entry: they are asked for at every check) --------------
+    def view(self, entry: Entry) -> "EntryView":
+        key = (entry.key, entry.node_id)
+        view = self._views.get(key)
+        if view is None:
+            view = EntryView(entry, self.profiles)
+            self._views[key] = view
+        return view
 
-    @staticmethod
-    def modifiers(entry: Entry) -> list:
-        return _merged(entry, "modifiers")
+    def constraints(self, entry: Entry) -> tuple:
+        return self.view(entry).constraints
 
-    @staticmethod
-    def category_links(entry: Entry) -> list:
-        # The link's categories come first: a primary category on the link wins.
-        return [*((entry.link or {}).get("categories") or EMPTY), *(entry.node.get("categories") or EMPTY)]
+    def modifiers(self, entry: Entry) -> tuple:
+        return self.view(entry).modifiers
 
-    @staticmethod
-    def costs(entry: Entry) -> dict:
-        costs = dict(entry.node.get("costs") or {})
-        if entry.link and entry.link.get("costs") is not None:
-            costs.update(entry.link["costs"])
-        return costs
+    def modifiers_of(self, entry: Entry, kind: str) -> tuple:
+        """The entry's modifiers of one kind (cost, hidden, name, category, constraint …)."""
+        return self.view(entry).by_kind.get(kind, EMPTY)
+
+    def category_links(self, entry: Entry) -> tuple:
+        return self.view(entry).category_links
+
+    def category_ids(self, entry: Entry) -> frozenset:
+        return self.view(entry).category_ids
+
+    def costs(self, entry: Entry) -> dict:
+        return dict(self.view(entry).costs)
+
+    def may_hide(self, entry: Entry) -> bool:
+        """Whether the entry can ever be hidden: hidden in the data or by a modifier."""
+        return self.view(entry).may_hide
 
     def children(self, entry: Entry) -> list[str]:
         return [*(entry.node.get("children") or EMPTY), *((entry.link or {}).get("children") or EMPTY)]
@@ -225,12 +296,68 @@ class Catalogue:
         return Slot(entry=entry, path=path, links=links, groups=(), group_path="",
                     ids=frozenset({entry.id, *links}))
 
+    # -- compiled checks -----------------------------------------------------------------------
+    def checks(self, layout: Layout) -> LayoutChecks:
+        compiled = layout.checks
+        if compiled is None:
+            compiled = self._compile(layout)
+            layout.checks = compiled
+        return compiled
+
+    def _compile(self, layout: Layout) -> LayoutChecks:
+        mins, others = [], []
+        parent_max: dict = {}
+        owners = [(g, True) for g in layout.groups] + [(s, False) for s in layout.slots]
+        for owner, is_group in owners:
+            entry = owner.entry
+            modded = {m.get("field") for m in self.modifiers_of(entry, "constraint")}
+            for c in self.constraints(entry):
+                ctype = c.get("type")
+                scope = str(c.get("scope") or "")
+                children = bool(c.get("children"))
+                if is_group:
+                    key = owner
+                elif c.get("shared") is False:
+                    key = owner
+                else:
+                    key = entry.id
+                fast, fast_key = "", None
+                plain = c.get("field") == "selections" and not c.get("percent") and not c.get("forces")
+                if plain and scope == "parent" and not children:
+                    fast = "parent"
+                elif plain and scope in ("force", "roster"):
+                    fast = scope + ("-deep" if children else "")
+                    fast_key = entry.id if is_group or c.get("shared") is not False else owner
+                check = Check(owner, c, str(c.get("id") or ""), ctype, scope, children, c.get("value", 0),
+                              c.get("id") in modded, key, fast, fast_key)
+                if ctype == "min":
+                    mins.append(check)
+                elif ctype == "max" and scope == "parent" and not children and not c.get("percent"):
+                    parent_max.setdefault(key, []).append(check)
+                else:
+                    others.append(check)
+        hideable = set()
+        for slot in layout.slots:
+            if self.may_hide(slot.entry) or any(self.may_hide(g.entry) for g in slot.groups):
+                hideable.add(id(slot))
+        return LayoutChecks(tuple(mins), {k: tuple(v) for k, v in parent_max.items()}, tuple(others),
+                            frozenset(hideable))
+
     # -- layouts ----------------------------------------------------------------------------
     def root_layout(self) -> Layout:
         return self._layout("", list(self.doc.get("roots") or ()))
 
     def layout(self, entry: Entry) -> Layout:
-        return self._layout(entry.key, self.children(entry))
+        layout = self._layouts.get(entry.key)
+        return layout if layout is not None else self._layout(entry.key, self.children(entry))
+
+    def slot_layout(self, slot: Slot) -> Layout:
+        """What can be chosen under a selection made through ``slot``."""
+        layout = slot.layout
+        if layout is None:
+            layout = self.layout(slot.entry)
+            slot.layout = layout
+        return layout
 
     def _layout(self, key: str, refs: list) -> Layout:
         layout = self._layouts.get(key)

@@ -15,7 +15,7 @@ from ..report import ERROR, Report, RuleRef
 from .catalogue import CatalogueError, GroupSlot, Slot
 from .evaluate import Evaluation, Violation, tidy
 from .force_tree import ForceRoster, force_roster
-from .offers import offers, required_below
+from .offers import probe_cost, required_below
 from .tree import ForceScope, Sel
 
 LIST_NUMBER = re.compile(r"^\s*\d{1,2}\s*\)\s+")  # "1) Panzer III Platoon": an ordering prefix, not a calibre
@@ -50,6 +50,7 @@ class BattleScribeCheck:
 
     roster: ForceRoster
     evaluation: Evaluation
+    figures: dict | None = None  # unit pointer -> (teams, transport attachments), once worked out
 
 
 def rule_for(force: Force, system_name: str) -> RuleRef:
@@ -75,60 +76,76 @@ def check_battlescribe(force: Force, report: Report, *, prefix: str, system_name
 
 
 # -- points -------------------------------------------------------------------------------------------
+CHARGED_ROLES = ("formation", "unit", "card", "card-wrapper", "force-option")
+
+
+def _charges(built: ForceRoster, ev: Evaluation) -> tuple[dict, dict]:
+    """One walk of the roster: every selection's costs added to what it is charged to (the nearest formation,
+    unit, card, card-wrapper or force choice at or above it), and the roster's totals per cost type."""
+    charged: dict[int, dict] = {}
+    totals: dict = {}
+    for scope in built.roster.all_forces():
+        stack = [(sel, sel) for sel in scope.children]
+        while stack:
+            sel, holder = stack.pop()
+            if sel.role in CHARGED_ROLES:
+                holder = sel
+            bucket = charged.setdefault(id(holder), {})
+            number = sel.number
+            for k, v in ev.cost(sel).items():
+                value = v * number
+                bucket[k] = bucket.get(k, 0) + value
+                totals[k] = totals.get(k, 0) + value
+            stack.extend((child, holder) for child in sel.children)
+    return charged, {k: tidy(v) for k, v in totals.items()}
+
+
 def _prices(force: Force, built: ForceRoster, ev: Evaluation, report: Report) -> None:
     pts = built.main.catalogue.points
+    charged, totals = _charges(built, ev)
 
-    def value(costs: dict) -> int:
-        return int(round(costs.get(pts, 0)))
+    def value(sel) -> int:
+        return int(round(charged.get(id(sel), {}).get(pts, 0))) if sel is not None else 0
 
-    not_unit = lambda s: s.role in ("unit", "card", "card-wrapper", "formation")  # noqa: E731
     total = 0
-    support_units = set()
     for formation in force.formations:
-        sel = built.formations.get(formation.pointer)
         own_units = 0
         for unit in formation.units:
-            usel = built.units.get(unit.pointer)
-            points = value(ev.subtree(usel, skip=not_unit)) if usel is not None else 0
+            points = value(built.units.get(unit.pointer))
             report.unit_points[unit.pointer] = points
             total += points
             if unit.box.part_of_formation:
                 own_units += points
             else:
-                support_units.add(unit.pointer)
                 report.support_points += points
-        own = value(ev.subtree(sel, skip=not_unit)) if sel is not None else 0
+        own = value(built.formations.get(formation.pointer))
         if own:
             report.figures.setdefault("formation_own_points", {})[formation.pointer] = own
         report.formation_points[formation.pointer] = own_units + own
         total += own
     for unit in force.support:
-        usel = built.units.get(unit.pointer)
-        points = value(ev.subtree(usel, skip=not_unit)) if usel is not None else 0
+        points = value(built.units.get(unit.pointer))
         report.unit_points[unit.pointer] = points
         report.support_points += points
         total += points
-    charged: set[int] = set()
+    wrappers_charged: set[int] = set()
     for card in force.cards:
         csel = built.cards.get(card.pointer)
         if csel is None:
             continue
-        costs = ev.subtree(csel, skip=lambda s: s.role in ("unit", "card"))
-        points = value(costs)
+        points = value(csel)
         for wrapper in built.wrappers.get(card.pointer, ()):
-            if wrapper.role == "card-wrapper" and id(wrapper) not in charged:  # a force choice is priced there
-                charged.add(id(wrapper))
-                points += value(ev.total(wrapper))
+            if wrapper.role == "card-wrapper" and id(wrapper) not in wrappers_charged:  # a force choice is priced there
+                wrappers_charged.add(id(wrapper))
+                points += value(wrapper)
         report.card_points += points
         report.figures.setdefault("card_points", {})[card.pointer] = points
-    for index, _ in enumerate(force.selections):
-        sel = next((s for s in built.main.children if s.ref == f"/selections/{index}"), None)
-        if sel is not None:
-            report.force_points += value(ev.subtree(sel, skip=lambda s: s.role == "card"))
+    for sel in built.main.children:
+        if sel.role == "force-option":
+            report.force_points += value(sel)
     report.total_points = total + report.card_points + report.force_points
-    costs = ev.roster_total()
     names = built.main.catalogue.cost_types
-    report.figures["costs"] = {names.get(k, k): v for k, v in sorted(costs.items(), key=lambda kv: kv[0] != pts)}
+    report.figures["costs"] = {names.get(k, k): v for k, v in sorted(totals.items(), key=lambda kv: kv[0] != pts)}
 
 
 # -- issues -------------------------------------------------------------------------------------------
@@ -153,21 +170,18 @@ def _is_box(violation: Violation) -> bool:
 
 
 def _choices(ev: Evaluation, violation: Violation, pts: str) -> str:
+    """What the player can add to meet a minimum: the visible choices of that slot or group, cheapest first,
+    each at what it costs once its own compulsory choices are made."""
     slot = violation.slot
-    names = []
-    try:
-        available = offers(ev, violation.at)
-    except CatalogueError:
-        return ""
+    container = violation.at
+    slots = slot.slots if isinstance(slot, GroupSlot) else [slot]
     priced = []
-    for offer in available:
-        inside = offer.slot in slot.slots if isinstance(slot, GroupSlot) else offer.slot is slot
-        if inside and not offer.hidden:
-            # What it costs once its own compulsory choices are made (a unit's cheapest size), not its bare entry.
-            at_least = offer.cost.get(pts, 0) + required_below(ev, offer.slot, violation.at, pts)
-            priced.append((at_least, offer.slot.index, offer))
-    for at_least, _, offer in sorted(priced, key=lambda t: (t[0], t[1])):
-        names.append(f"{display_name(offer.name)} (from {tidy(at_least)} pts)")
+    for candidate in slots:
+        if ev.slot_hidden(candidate, container):
+            continue
+        at_least = probe_cost(ev, candidate, container).get(pts, 0) + required_below(ev, candidate, container, pts)
+        priced.append((at_least, candidate.index, candidate))
+    names = [f"{display_name(c.entry.name)} (from {tidy(p)} pts)" for p, _, c in sorted(priced, key=lambda t: t[:2])]
     return ", ".join(dict.fromkeys(names))
 
 
@@ -228,7 +242,6 @@ def _issue(v: Violation, ev: Evaluation, report: Report, codes: dict, rule: Rule
 
 # -- what a unit holds ---------------------------------------------------------------------------------
 TEAMS = re.compile(r"(\d+)\s*x\b", re.I)
-TRANSPORT_PROFILE = "transport"
 
 
 def teams_in_name(name: str) -> int:
@@ -238,39 +251,43 @@ def teams_in_name(name: str) -> int:
     return sum(int(n) for n in TEAMS.findall(outside))
 
 
+def _unit_figures(result: "BattleScribeCheck") -> dict:
+    """Teams and transport attachments of every unit, worked out in one walk and kept on the result."""
+    if result.figures is not None:
+        return result.figures
+    ev = result.evaluation
+    out = {}
+    for pointer, sel in result.roster.units.items():
+        catalogue = sel.force.catalogue
+        models = transports = 0
+        for s in sel.walk():
+            if s is sel or s.role == "card":
+                continue
+            if s.entry.type == "model":
+                models += s.number
+            if catalogue.view(s.entry).transport:
+                transports += 1
+        teams = models
+        if not teams:
+            for child in sel.children:
+                teams = teams_in_name(ev.name(child)) * child.number
+                if teams:
+                    break
+            teams = teams or teams_in_name(ev.name(sel)) or 1
+        out[pointer] = (teams, transports)
+    result.figures = out
+    return out
+
+
 def unit_teams(result: "BattleScribeCheck | None", pointer: str) -> int:
     """Teams in a unit: its model selections if the data counts models, else what its chosen size says."""
     if result is None:
         return 0
-    sel = result.roster.units.get(pointer)
-    if sel is None:
-        return 0
-    models = sum(s.number for s in sel.walk() if s is not sel and s.entry.type == "model" and s.role != "card")
-    if models:
-        return models
-    ev = result.evaluation
-    for child in sel.children:
-        n = teams_in_name(ev.name(child))
-        if n:
-            return n * child.number
-    return teams_in_name(ev.name(sel)) or 1
+    return _unit_figures(result).get(pointer, (0, 0))[0]
 
 
 def unit_transports(result: "BattleScribeCheck | None", pointer: str) -> int:
     """Transport attachments chosen for a unit: each is a game unit of its own."""
     if result is None:
         return 0
-    sel = result.roster.units.get(pointer)
-    if sel is None:
-        return 0
-    catalogue = sel.force.catalogue
-    count = 0
-    for s in sel.walk():
-        if s is sel:
-            continue
-        for ref in (s.entry.node.get("info") or ()):
-            profile = catalogue.profiles.get(ref.get("profile")) if ref.get("profile") else None
-            if profile and TRANSPORT_PROFILE in str(profile.get("type_name", "")).lower() and not ref.get("hidden"):
-                count += 1
-                break
-    return count
+    return _unit_figures(result).get(pointer, (0, 0))[1]

@@ -113,15 +113,20 @@ class Evaluation:
         self._apply_category_modifiers()
 
     # -- what a selection counts as ------------------------------------------------------------
-    def _static_keys(self, sel: Sel) -> frozenset:
-        entry = sel.entry
-        cats = {str(c.get("target")) for c in sel.force.catalogue.category_links(entry) if c.get("target")}
-        return sel.slot.ids | cats | {entry.type, "any", sel.slot}
+    @staticmethod
+    def _static_keys(sel: Sel) -> frozenset:
+        slot = sel.slot
+        keys = slot.keys
+        if keys is None:  # what a selection made here counts as, before category modifiers: the same every time
+            entry = slot.entry
+            keys = slot.ids | sel.force.catalogue.category_ids(entry) | {entry.type, "any", slot, *slot.groups}
+            slot.keys = keys
+        return keys
 
     def _apply_category_modifiers(self) -> None:
         changed = False
         for sel in self.selections:
-            mods = [m for m in sel.force.catalogue.modifiers(sel.entry) if m.get("kind") == "category"]
+            mods = sel.force.catalogue.modifiers_of(sel.entry, "category")
             if not mods:
                 continue
             keys = set(sel.keys)
@@ -161,28 +166,48 @@ class Evaluation:
             return node.children
         return node.children
 
-    def direct(self, node) -> Counter:
+    def direct(self, node) -> dict:
+        """How many of each key (entry, link, group, category, type …) among ``node``'s children."""
         counter = self._direct.get(id(node))
         if counter is None:
-            counter = Counter()
+            counter = {}
+            get = counter.get
             for child in self._kids(node):
+                number = child.number
                 for key in child.keys:
-                    counter[key] += child.number
+                    counter[key] = get(key, 0) + number
             self._direct[id(node)] = counter
         return counter
 
-    def deep(self, node) -> Counter:
+    def deep(self, node) -> dict:
+        """The same among all of ``node``'s descendants."""
         counter = self._deep.get(id(node))
         if counter is None:
-            counter = Counter()
+            counter = {}
+            get = counter.get
             stack = list(self._kids(node))
             while stack:
                 child = stack.pop()
+                number = child.number
                 for key in child.keys:
-                    counter[key] += child.number
+                    counter[key] = get(key, 0) + number
                 stack.extend(child.children)
             self._deep[id(node)] = counter
         return counter
+
+    def _fast_count(self, check, counter, force) -> float | None:
+        fast = check.fast
+        if fast == "parent":
+            return counter.get(check.key, 0)
+        if fast == "force":
+            return self.direct(force).get(check.fast_key, 0)
+        if fast == "force-deep":
+            return self.deep(force).get(check.fast_key, 0)
+        if fast == "roster":
+            return self.direct(self.roster).get(check.fast_key, 0)
+        if fast == "roster-deep":
+            return self.deep(self.roster).get(check.fast_key, 0)
+        return None
 
     def _scope(self, scope: str, ctx):
         """The node a query counts in, seen from ``ctx`` (a Sel or a Virtual)."""
@@ -332,19 +357,21 @@ class Evaluation:
 
     # -- values of a selection -------------------------------------------------------------------
     def cost(self, sel: Sel) -> dict:
-        """Costs of one of ``sel`` (not times its number), cost modifiers applied."""
+        """Costs of one of ``sel`` (not times its number), cost modifiers applied. Read-only."""
         key = id(sel)
         done = self._costs.get(key)
         if done is not None:
             return done
-        catalogue = sel.force.catalogue
-        base = catalogue.costs(sel.entry)
+        view = sel.force.catalogue.view(sel.entry)
+        mods = view.by_kind.get("cost")
+        if not mods:
+            self._costs[key] = view.costs
+            return view.costs
         if key in self._busy:  # a cost that depends on itself: BattleScribe's plain cost
-            return base
+            return view.costs
         self._busy.add(key)
         try:
-            mods = [m for m in catalogue.modifiers(sel.entry) if m.get("kind") == "cost"]
-            costs = dict(base)
+            costs = dict(view.costs)
             for fld in dict.fromkeys(m.get("field") for m in mods):
                 costs[fld] = self.modified(mods, fld, costs.get(fld, 0), sel)
         finally:
@@ -377,11 +404,11 @@ class Evaluation:
         return {k: tidy(v) for k, v in out.items()}
 
     def name(self, sel: Sel) -> str:
-        mods = [m for m in sel.force.catalogue.modifiers(sel.entry) if m.get("kind") == "name"]
+        mods = sel.force.catalogue.modifiers_of(sel.entry, "name")
         return str(self.modified(mods, "name", sel.entry.name, sel, numeric=False)) if mods else sel.entry.name
 
     def entry_hidden(self, entry: Entry, catalogue: Catalogue, ctx) -> bool:
-        mods = [m for m in catalogue.modifiers(entry) if m.get("kind") == "hidden"]
+        mods = catalogue.modifiers_of(entry, "hidden")
         hidden = entry.hidden
         if mods:
             hidden = bool(self.modified(mods, "hidden", hidden, ctx, numeric=False))
@@ -426,68 +453,88 @@ class Evaluation:
         for force in self.roster.all_forces():
             self._check_container(force, force.catalogue.root_layout(), out, seen)
             self._check_force_categories(force, out, seen)
+            slot_layout = force.catalogue.slot_layout
             for sel in force.walk():
-                self._check_container(sel, force.catalogue.layout(sel.entry), out, seen)
+                self._check_container(sel, slot_layout(sel.slot), out, seen)
         return out
 
     def _check_container(self, node, layout, out: list, seen: set) -> None:
-        """Every constraint of every entry and group offered under ``node``, selected there or not: a count is
-        worked out first, and the limit (with its modifiers) and visibility only when it could be broken."""
+        """Every constraint of every entry and group offered under ``node``, selected there or not. The layout's
+        checks are compiled once (catalogue.checks): minimums are always looked at, parent-scope maximums only
+        for what is counted among the children, other maximums when their scope counts any; a limit's
+        modifiers and visibility are worked out only when the plain count could break it."""
         force = node if isinstance(node, ForceScope) else node.force
         catalogue = force.catalogue
-        here: dict[int, list] = {}
-        for child in node.children:
-            here.setdefault(id(child.slot), []).append(child)
-        for group in layout.groups:
-            constraints = catalogue.constraints(group.entry)
-            if not constraints:
+        checks = catalogue.checks(layout)
+        counter = self.direct(node)
+        hidden_here: dict[int, bool] = {}
+        if checks.hideable:
+            for child in node.children:
+                if id(child.slot) in checks.hideable and self.slot_hidden(child.slot, node, child):
+                    hidden_here[id(child.slot)] = True
+                    out.append(Violation("hidden", "entry", self.name(child), 0, child.number, "parent", "", node,
+                                         (child,), child.slot))
+        parent_max = checks.parent_max
+        if len(parent_max) < len(counter):
+            pairs = ((checks_, counter.get(key, 0)) for key, checks_ in parent_max.items())
+        else:
+            pairs = ((parent_max.get(key, ()), count) for key, count in counter.items())
+        for checks_, count in pairs:
+            if not count:
                 continue
-            members = [s for slot in group.slots for s in here.get(id(slot), ())]
-            ctx = None
-            for c in constraints:
-                if c.get("scope") == "parent" and not c.get("children"):
-                    count = sum(s.number for s in members)
-                else:
-                    ctx = ctx or Virtual(slot=None, parent=node, force=force)
-                    count = self._constraint_count(c, ctx, group=group)
-                if c.get("type") == "max" and count == 0:
-                    continue  # nothing counted: no maximum can be passed
-                if self.group_hidden(group, node):
-                    break  # a hidden group's limits do not apply (its selections are flagged as hidden)
-                ctx = ctx or Virtual(slot=None, parent=node, force=force)
-                self._judge(c, count, self.constraint_value(catalogue.modifiers(group.entry), c, ctx), "group",
-                            group.entry.name, ctx, node, members, group, out, seen)
-        for slot in layout.slots:
-            chosen = here.get(id(slot), ())
-            hidden = None
-            for sel in chosen:
-                if self.slot_hidden(slot, node, sel):
-                    hidden = True
-                    out.append(Violation("hidden", "entry", self.name(sel), 0, sel.number, "parent", "", node,
-                                         (sel,), slot))
-            constraints = catalogue.constraints(slot.entry)
-            if not constraints or hidden:
-                continue
-            ctx = chosen[0] if chosen else None
-            for c in constraints:
-                if c.get("scope") == "parent" and not c.get("children"):
-                    counter = self.direct(node)
-                    count = counter.get(slot, 0) if c.get("shared") is False else counter.get(slot.entry.id, 0)
-                else:
-                    ctx = ctx or Virtual(slot=slot, parent=node, force=force)
-                    count = self._constraint_count(c, ctx, slot=slot)
-                if c.get("type") == "max" and count == 0:
-                    continue
-                ctx = ctx or Virtual(slot=slot, parent=node, force=force)
-                if hidden is None:
-                    hidden = self.slot_hidden(slot, node, ctx)
-                if hidden:
-                    break  # a hidden entry's limits do not apply
-                self._judge(c, count, self.constraint_value(catalogue.modifiers(slot.entry), c, ctx), "entry",
-                            slot.entry.name, ctx, node, chosen, slot, out, seen)
+            for check in checks_:
+                if count > check.value or check.modified:
+                    self._judge_check(check, count, node, force, hidden_here, out, seen)
+        fast_count = self._fast_count
+        for check in checks.mins:
+            count = fast_count(check, counter, force)
+            if count is None:
+                count = self._check_count(check, node, force, counter)
+            if count < check.value or check.modified:
+                self._judge_check(check, count, node, force, hidden_here, out, seen)
+        for check in checks.other_max:
+            count = fast_count(check, counter, force)
+            if count is None:
+                count = self._check_count(check, node, force, counter)
+            if count and (count > check.value or check.modified or check.constraint.get("percent")):
+                self._judge_check(check, count, node, force, hidden_here, out, seen)
+
+    def _check_count(self, check, node, force, counter) -> float:
+        if check.scope == "parent" and not check.children:
+            return counter.get(check.key, 0)
+        owner = check.owner
+        ctx = Virtual(slot=owner if isinstance(owner, Slot) else None, parent=node, force=force)
+        if isinstance(owner, GroupSlot):
+            return self._constraint_count(check.constraint, ctx, group=owner)
+        return self._constraint_count(check.constraint, ctx, slot=owner)
+
+    def _judge_check(self, check, count, node, force, hidden_here: dict, out: list, seen: set) -> None:
+        owner = check.owner
+        catalogue = force.catalogue
+        if isinstance(owner, GroupSlot):
+            if self.group_hidden(owner, node):
+                return  # a hidden group's limits do not apply (its selections are flagged as hidden)
+            ctx = Virtual(slot=None, parent=node, force=force)
+            members = tuple(s for s in node.children if owner in s.keys)
+            self._judge(check.constraint, count, self.constraint_value(catalogue.modifiers(owner.entry),
+                        check.constraint, ctx), "group", owner.entry.name, ctx, node, members, owner, out, seen)
+            return
+        chosen = tuple(s for s in node.children if s.slot is owner)
+        ctx = chosen[0] if chosen else Virtual(slot=owner, parent=node, force=force)
+        if hidden_here.get(id(owner)) or (id(owner) not in hidden_here and self.slot_hidden(owner, node, ctx)):
+            return  # a hidden entry's limits do not apply
+        self._judge(check.constraint, count, self.constraint_value(catalogue.modifiers(owner.entry),
+                    check.constraint, ctx), "entry", owner.entry.name, ctx, node, chosen, owner, out, seen)
 
     def _constraint_count(self, c: dict, ctx, *, slot: Slot | None = None, group: GroupSlot | None = None) -> float:
         """A constraint's count in any scope: its entry (or group) as the child."""
+        scope = c.get("scope")
+        if scope in ("force", "roster") and c.get("field") == "selections" and not c.get("forces") \
+                and not c.get("percent"):
+            node = ctx.force if scope == "force" else self.roster
+            counter = self.deep(node) if c.get("children") else self.direct(node)
+            key = group.entry.id if group is not None else (slot if c.get("shared") is False else slot.entry.id)
+            return counter.get(key, 0)
         if group is not None:
             return self.count({**c, "child": group.entry.id}, ctx)
         if c.get("shared") is False:

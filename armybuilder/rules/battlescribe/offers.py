@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .catalogue import GroupSlot, Slot
 from .evaluate import Evaluation, Virtual
-from .tree import ForceScope, Roster
+from .tree import ForceScope, Roster, Sel
 
 MAX_STEPS = 400  # choices one completion may add; a catalogue that needs more is broken
 
@@ -74,17 +74,15 @@ def offers(evaluation: Evaluation, container) -> list[Offer]:
             if id(g) not in groups:
                 groups[id(g)] = group_limit(evaluation, g, container)
             glimits.append((g, groups[id(g)]))
-        probe = _probe_cost(evaluation, slot, container)
+        probe = probe_cost(evaluation, slot, container)
         out.append(Offer(slot=slot, name=slot.entry.name, chosen=chosen.get(id(slot), 0), hidden=hidden,
                          limit=limit, group_limits=tuple(glimits), cost=probe,
                          hidden_because=_show_conditions(cat.modifiers(slot.entry)) if hidden else ()))
     return out
 
 
-def _probe_cost(evaluation: Evaluation, slot: Slot, container) -> dict:
+def probe_cost(evaluation: Evaluation, slot: Slot, container) -> dict:
     """The slot's own cost as priced where it would be chosen (modifiers seen from the parent)."""
-    from .tree import Sel
-
     force = container if isinstance(container, ForceScope) else container.force
     probe = Sel(slot=slot, number=1, force=force, parent=container if not isinstance(container, ForceScope) else None)
     probe.keys = evaluation._static_keys(probe)

@@ -63,9 +63,12 @@ class Sel:
         return self.parent if self.parent is not None else self.force
 
     def walk(self):
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        """This selection and everything under it, depth first (no recursion: trees can be deep)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
 
     def ancestors(self):
         node = self.parent
@@ -93,8 +96,11 @@ class ForceScope:
         return out
 
     def walk(self):
-        for root in self.children:
-            yield from root.walk()
+        stack = list(reversed(self.children))
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
 
 
 @dataclass(eq=False, slots=True)
