@@ -184,6 +184,10 @@ class LayoutChecks:
     other_max: tuple
     hideable: frozenset  # id() of the slots that can be hidden (an entry, its link or one of its groups)
 
+    @property
+    def empty(self) -> bool:
+        return not (self.mins or self.parent_max or self.other_max or self.hideable)
+
 
 class Catalogue:
     """One catalogue document, compiled on demand. Immutable once built: safe to share between threads
@@ -325,6 +329,9 @@ class Catalogue:
                 plain = c.get("field") == "selections" and not c.get("percent") and not c.get("forces")
                 if plain and scope == "parent" and not children:
                     fast = "parent"
+                elif plain and scope == "parent":
+                    fast = "parent-deep"
+                    fast_key = entry.id if is_group or c.get("shared") is not False else owner
                 elif plain and scope in ("force", "roster"):
                     fast = scope + ("-deep" if children else "")
                     fast_key = entry.id if is_group or c.get("shared") is not False else owner

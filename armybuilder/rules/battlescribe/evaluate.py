@@ -107,6 +107,7 @@ class Evaluation:
         self._hidden: dict[tuple, bool] = {}
         self._primary: dict[int, str] = {}
         self._violations: list | None = None
+        self._scopes: dict[int, dict] = {}
         self.selections: list[Sel] = [s for force in roster.all_forces() for s in force.walk()]
         for sel in self.selections:
             sel.keys = self._static_keys(sel)
@@ -194,20 +195,6 @@ class Evaluation:
                 stack.extend(child.children)
             self._deep[id(node)] = counter
         return counter
-
-    def _fast_count(self, check, counter, force) -> float | None:
-        fast = check.fast
-        if fast == "parent":
-            return counter.get(check.key, 0)
-        if fast == "force":
-            return self.direct(force).get(check.fast_key, 0)
-        if fast == "force-deep":
-            return self.deep(force).get(check.fast_key, 0)
-        if fast == "roster":
-            return self.direct(self.roster).get(check.fast_key, 0)
-        if fast == "roster-deep":
-            return self.deep(self.roster).get(check.fast_key, 0)
-        return None
 
     def _scope(self, scope: str, ctx):
         """The node a query counts in, seen from ``ctx`` (a Sel or a Virtual)."""
@@ -464,8 +451,9 @@ class Evaluation:
         for what is counted among the children, other maximums when their scope counts any; a limit's
         modifiers and visibility are worked out only when the plain count could break it."""
         force = node if isinstance(node, ForceScope) else node.force
-        catalogue = force.catalogue
-        checks = catalogue.checks(layout)
+        checks = force.catalogue.checks(layout)
+        if checks.empty:
+            return
         counter = self.direct(node)
         hidden_here: dict[int, bool] = {}
         if checks.hideable:
@@ -475,29 +463,54 @@ class Evaluation:
                     out.append(Violation("hidden", "entry", self.name(child), 0, child.number, "parent", "", node,
                                          (child,), child.slot))
         parent_max = checks.parent_max
-        if len(parent_max) < len(counter):
-            pairs = ((checks_, counter.get(key, 0)) for key, checks_ in parent_max.items())
-        else:
-            pairs = ((parent_max.get(key, ()), count) for key, count in counter.items())
-        for checks_, count in pairs:
-            if not count:
-                continue
-            for check in checks_:
-                if count > check.value or check.modified:
+        if parent_max and counter:
+            if len(parent_max) < len(counter):
+                for key, group in parent_max.items():
+                    count = counter.get(key, 0)
+                    if count:
+                        for check in group:
+                            if count > check.value or check.modified:
+                                self._judge_check(check, count, node, force, hidden_here, out, seen)
+            else:
+                for key, count in counter.items():
+                    group = parent_max.get(key)
+                    if group:
+                        for check in group:
+                            if count > check.value or check.modified:
+                                self._judge_check(check, count, node, force, hidden_here, out, seen)
+        if checks.mins or checks.other_max:
+            scopes = self._scope_counters(force)
+            for check in checks.mins:
+                fast = check.fast
+                if fast == "parent":
+                    count = counter.get(check.key, 0)
+                elif fast == "parent-deep":
+                    count = self.deep(node).get(check.fast_key, 0)
+                elif fast:
+                    count = scopes[fast].get(check.fast_key, 0)
+                else:
+                    count = self._check_count(check, node, force, counter)
+                if count < check.value or check.modified:
                     self._judge_check(check, count, node, force, hidden_here, out, seen)
-        fast_count = self._fast_count
-        for check in checks.mins:
-            count = fast_count(check, counter, force)
-            if count is None:
-                count = self._check_count(check, node, force, counter)
-            if count < check.value or check.modified:
-                self._judge_check(check, count, node, force, hidden_here, out, seen)
-        for check in checks.other_max:
-            count = fast_count(check, counter, force)
-            if count is None:
-                count = self._check_count(check, node, force, counter)
-            if count and (count > check.value or check.modified or check.constraint.get("percent")):
-                self._judge_check(check, count, node, force, hidden_here, out, seen)
+            for check in checks.other_max:
+                fast = check.fast
+                if fast == "parent-deep":
+                    count = self.deep(node).get(check.fast_key, 0)
+                elif fast:
+                    count = scopes[fast].get(check.fast_key, 0)
+                else:
+                    count = self._check_count(check, node, force, counter)
+                if count and (count > check.value or check.modified or check.constraint.get("percent")):
+                    self._judge_check(check, count, node, force, hidden_here, out, seen)
+
+    def _scope_counters(self, force: ForceScope) -> dict:
+        """The force's and the roster's counters, by the name a compiled check asks for them (made once)."""
+        counters = self._scopes.get(id(force))
+        if counters is None:
+            counters = {"force": self.direct(force), "force-deep": self.deep(force),
+                        "roster": self.direct(self.roster), "roster-deep": self.deep(self.roster)}
+            self._scopes[id(force)] = counters
+        return counters
 
     def _check_count(self, check, node, force, counter) -> float:
         if check.scope == "parent" and not check.children:
