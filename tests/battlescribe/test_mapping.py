@@ -69,9 +69,12 @@ def test_unit_size_group_and_upgrades(mapped):
     assert [(s["code"], s["teams"], s["points"]) for s in rifle["sizes"]] == [("sz-4", 4, 5), ("sz-6", 7, 7)]
     (options,) = rifle["upgrades"]
     assert options["max"] == 1 and options["options"][0]["points"] == 1
-    kinds = sorted(m["type"] for m in rifle["extra"]["cost_modifiers"])
+    # The modifiers live in the catalogue document (the engine evaluates them there), not on the rows.
+    assert set(rifle["extra"]) == {"bs"}
+    node = doc["catalogue"]["nodes"]["inf-plt"]
+    kinds = sorted(m["type"] for m in node["modifiers"] if m["kind"] == "cost")
     assert kinds == ["decrement", "increment"]
-    decrement = next(m for m in rifle["extra"]["cost_modifiers"] if m["type"] == "decrement")
+    decrement = next(m for m in node["modifiers"] if m["type"] == "decrement")
     assert [c["type"] for c in decrement["when"]["and"]] == ["atLeast", "instanceOf"]  # group conditions kept
 
 

@@ -2,7 +2,7 @@
 check of imported data (every formation of the library should have one).
 
 The formation alone is completed to its minimums by the BattleScribe evaluator
-(:func:`armybuilder.rules.battlescribe.offers.complete`: at each unmet minimum the visible choice
+(:func:`armybuilder.rules.battlescribe.offers.complete_roster`: at each unmet minimum the visible choice
 that costs least, a quantity minimum filled by repeating the cheapest choice), then mapped onto a
 list document exactly as an imported roster would be.
 """
@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from armybuilder.rules.battlescribe.evaluate import Evaluation
-from armybuilder.rules.battlescribe.offers import complete
+from armybuilder.rules.battlescribe.offers import as_draft, complete_roster
 from armybuilder.rules.battlescribe.tree import bind_draft
 from armybuilder.rules.gamedata import HandbookData
 
@@ -62,12 +61,10 @@ def cheapest_list(handbook: HandbookData, formation_code: str) -> Cheapest:
     draft = {"forces": [{"catalogue": cat.catalogue_id, "entry": force.id if force else "",
                          "selections": [{"entry": path, "number": 1, "selections": []}]}]}
 
-    def bind() -> Evaluation:
-        roster, _ = bind_draft({cat.catalogue_id: cat}, draft)
-        return Evaluation(roster)
-
-    evaluation, done = complete(bind, points=cat.points)
-    mapped = roster_to_document(_as_roster(draft["forces"][0], handbook), _OneBook(handbook),
+    roster, _ = bind_draft({cat.catalogue_id: cat}, draft)
+    evaluation, done = complete_roster(roster, points=cat.points)
+    completed = as_draft(roster)
+    mapped = roster_to_document(_as_roster(completed["forces"][0], handbook), _OneBook(handbook),
                                 systems=(handbook.system,))
     doc = mapped.document
     doc["name"] = f"{formation.name} (cheapest)"[:120]

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from armybuilder.rules.battlescribe.catalogue import Catalogue
 from armybuilder.rules.battlescribe.check import display_name
-from armybuilder.rules.battlescribe.evaluate import Evaluation
-from armybuilder.rules.battlescribe.offers import complete
+from armybuilder.rules.battlescribe.offers import complete_roster
 from armybuilder.rules.battlescribe.tree import bind_draft
 
 
@@ -44,11 +43,8 @@ def formations_not_legal_alone(doc: dict, formation_paths: dict[str, str]) -> li
     for code, path in formation_paths.items():
         draft = {"forces": [{"catalogue": cat.catalogue_id, "entry": force.id if force else "",
                              "selections": [{"entry": path, "number": 1, "selections": []}]}]}
-
-        def bind(draft=draft) -> Evaluation:
-            return Evaluation(bind_draft({cat.catalogue_id: cat}, draft)[0])
-
-        evaluation, _ = complete(bind, points=cat.points)
+        roster, _ = bind_draft({cat.catalogue_id: cat}, draft)
+        evaluation, _ = complete_roster(roster, points=cat.points)
         broken = [v for v in evaluation.violations() if v.kind in ("min", "max")]
         if broken:
             v = broken[0]

@@ -973,6 +973,7 @@ class FowMapper:
         }
         self.report.counts["special rules"] = len(self.rules)
         doc["catalogue"] = catalogue_document(self.index, cat, roles=self.roles_of_entries())
+        slim_extras(doc)
         for finding in unevaluated(doc["catalogue"]):
             add = self.report.error if finding.effect else self.report.info
             add(finding.node, "not evaluated", finding.what + ("" if finding.effect else "; it changes only what is "
@@ -1009,6 +1010,37 @@ class FowMapper:
     @property
     def system_code(self) -> str:
         return generic_system_code(self.index.system) if self.generic else "fow4"
+
+
+# What the handbook's rows keep of BattleScribe: the ids that tie them to the catalogue document (which holds
+# every cost, constraint and modifier the engine evaluates) and a few display hints.
+KEPT_EXTRA = {"bs", "card", "formation_support", "hidden", "unbounded", "bs_max"}
+KEPT_BS = {"entry", "path", "id", "kind", "type", "categories", "catalogue", "default", "single", "models"}
+
+
+def _slim(extra: dict) -> dict:
+    out = {k: v for k, v in extra.items() if k in KEPT_EXTRA}
+    if isinstance(out.get("bs"), dict):
+        out["bs"] = {k: v for k, v in out["bs"].items() if k in KEPT_BS}
+    return out
+
+
+def slim_extras(doc: dict) -> None:
+    for unit in doc["units"]:
+        unit["extra"] = _slim(unit.get("extra", {}))
+        for size in unit.get("sizes", []):
+            size["extra"] = _slim(size.get("extra", {}))
+        for group in unit.get("upgrades", []):
+            for option in group["options"]:
+                option["extra"] = _slim(option.get("extra", {}))
+    for formation in doc["formations"]:
+        formation["extra"] = _slim(formation.get("extra", {}))
+        for box in formation["boxes"]:
+            box["extra"] = _slim(box.get("extra", {}))
+    for box in doc["support"]:
+        box["extra"] = _slim(box.get("extra", {}))
+    for card in doc["cards"]:
+        card["extra"] = _slim(card.get("extra", {}))
 
 
 class GenericMapper(FowMapper):

@@ -7,6 +7,7 @@ handbook in one transaction through the handbooks service.
 """
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,10 +15,12 @@ from pathlib import Path
 from .fow import generic_system_code, is_flames_of_war, map_catalogue
 from .index import Index
 from .nations import nation_for
-from .nodes import Catalogue
+from .nodes import Catalogue, flag, number
 from .parse import parse_document
 from .report import CatalogueReport, ImportReport
-from .safe_read import DEFAULT_LIMITS, XML_SUFFIXES, ZIP_SUFFIXES, BattleScribeReadError, ReadLimits, read_document
+from .safe_read import (
+    DEFAULT_LIMITS, XML_SUFFIXES, ZIP_SUFFIXES, BattleScribeReadError, ReadLimits, file_digest, read_document,
+)
 from .system import generic_system_document, profile_type_table, system_document
 
 SUFFIXES = set(XML_SUFFIXES) | set(ZIP_SUFFIXES)
@@ -41,9 +44,66 @@ def data_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-def read_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS, report: ImportReport | None = None
-                 ) -> tuple[Catalogue | None, list[Catalogue], ImportReport]:
-    """Read and parse every file; problems go to ``report.read_errors``."""
+def _mapping_version() -> str:
+    """A digest of the code that turns catalogues into handbooks: a newer importer maps everything again."""
+    here = Path(__file__).resolve().parent
+    rules = here.parents[1] / "rules" / "battlescribe"
+    digest = hashlib.sha256()
+    for path in sorted([*here.glob("*.py"), *rules.glob("*.py")]):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+MAPPING_VERSION = _mapping_version()
+
+
+def _links(root) -> list[str]:
+    return [link.get("targetId", "") for child in root if child.tag.endswith("catalogueLinks") for link in child]
+
+
+def source_digests(system_raw, catalogue_raws) -> dict[str, list[str]]:
+    """Catalogue id -> digests of every file its handbook is made from: its own, the catalogues it links
+    (transitively) and the game system's."""
+    by_id = {raw.root.get("id", ""): raw for raw in catalogue_raws}
+    out = {}
+    for cid in by_id:
+        seen, stack = set(), [cid]
+        while stack:
+            current = stack.pop()
+            if current in seen or current not in by_id:
+                continue
+            seen.add(current)
+            stack.extend(_links(by_id[current].root))
+        out[cid] = sorted({system_raw.digest, *(by_id[dep].digest for dep in seen)})
+    return out
+
+
+def source_hashes(system_raw, catalogue_raws) -> dict[str, str]:
+    """Catalogue id -> hash of its file, every catalogue it links (transitively), the game system and the
+    mapping code: what its handbook document is made from."""
+    by_id = {raw.root.get("id", ""): raw for raw in catalogue_raws}
+    out = {}
+    for cid in by_id:
+        seen, stack = set(), [cid]
+        while stack:
+            current = stack.pop()
+            if current in seen or current not in by_id:
+                continue
+            seen.add(current)
+            stack.extend(_links(by_id[current].root))
+        digest = hashlib.sha256(MAPPING_VERSION.encode() + system_raw.digest.encode())
+        for dep in sorted(seen):
+            digest.update(dep.encode() + by_id[dep].digest.encode())
+        out[cid] = digest.hexdigest()
+    return out
+
+
+def read_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS, report: ImportReport | None = None,
+                 known: dict[str, str] | None = None) -> tuple[Catalogue | None, list[Catalogue], ImportReport]:
+    """Read and parse every file; problems go to ``report.read_errors``.
+
+    ``known``: catalogue id -> source hash of its current handbook. A catalogue whose hash is the same is
+    not parsed further (it is unchanged), unless a changed catalogue links it."""
     report = report or ImportReport()
     raws = []
     for path in data_files(paths):
@@ -59,12 +119,33 @@ def read_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS, repo
     system = parse_document(systems[0])
     cost_ids = {c.id for c in system.cost_types}
     char_ids = {c[0] for p in system.profile_types for c in p.characteristics}
+    cat_raws = [r for r in raws if r.kind == "catalogue"]
+    hashes = source_hashes(systems[0], cat_raws)
+    digests = source_digests(systems[0], cat_raws)
+    known = known or {}
+    changed = {cid for cid, h in hashes.items() if known.get(cid) != h}
+    needed = set(changed)
+    by_id = {raw.root.get("id", ""): raw for raw in cat_raws}
+    stack = list(changed)
+    while stack:  # what a changed catalogue links is parsed too
+        for target in _links(by_id[stack.pop()].root):
+            if target in by_id and target not in needed:
+                needed.add(target)
+                stack.append(target)
     catalogues = []
     seen: dict[str, str] = {}
-    for raw in raws:
-        if raw.kind != "catalogue":
-            continue
-        cat = parse_document(raw, cost_ids=cost_ids, characteristic_ids=char_ids)
+    for raw in cat_raws:
+        cid = raw.root.get("id", "")
+        if cid not in needed:
+            cat = Catalogue(kind="catalogue", id=cid, name=raw.root.get("name", ""),
+                            revision=max(1, int(number(raw.root.get("revision"), 1))), source=raw.source,
+                            library=flag(raw.root.get("library")), game_system_id=raw.root.get("gameSystemId", ""),
+                            source_hash=hashes.get(cid, ""), unchanged=True)
+        else:
+            cat = parse_document(raw, cost_ids=cost_ids, characteristic_ids=char_ids)
+            cat.source_hash = hashes.get(cid, "")
+        cat.source_files = digests.get(cid, [])
+        cat.digest = raw.digest
         if cat.game_system_id != system.id:
             report.read_errors.append(f"{raw.source}: belongs to game system {cat.game_system_id!r}, "
                                       f"not {system.id!r} ({system.name})")
@@ -77,11 +158,12 @@ def read_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS, repo
     return system, catalogues, report
 
 
-def map_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS) -> MappedLibrary:
-    """Read and map, without touching the database."""
+def map_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS, known: dict[str, str] | None = None
+                ) -> MappedLibrary:
+    """Read and map, without touching the database (``known``: see :func:`read_library`)."""
     out = MappedLibrary()
     started = time.perf_counter()
-    system, catalogues, report = read_library(paths, limits=limits, report=out.report)
+    system, catalogues, report = read_library(paths, limits=limits, report=out.report, known=known)
     report.parse_seconds = time.perf_counter() - started
     if report.read_errors or system is None:
         return out
@@ -129,7 +211,12 @@ def map_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS) -> Ma
             rep.info(cat.id, "catalogue", "library catalogue: its entries are imported where other catalogues use "
                      "them, not as a handbook of its own")
             continue
+        if cat.unchanged:
+            rep.status = "unchanged"  # the same files and importer as its current handbook: nothing to do
+            continue
         doc = map_catalogue(index, cat, rep, ptypes)
+        doc["extra"]["battlescribe"].update({"source_hash": cat.source_hash, "source_files": cat.source_files,
+                                             "own_file": cat.digest, "mapping": MAPPING_VERSION})
         rep.status = "mapped"
         out.documents.append((rep, doc))
     own = [c for c in catalogues if not c.library]
@@ -138,13 +225,48 @@ def map_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS) -> Ma
     return out
 
 
+def _unchanged_library(paths: list[Path], imports: list[dict], limits: ReadLimits) -> ImportReport | None:
+    """The report of an import that would change nothing (every file is one the current handbooks were made
+    from, by this version of the mapping), worked out from the files' digests alone; None otherwise."""
+    files = data_files(paths)
+    digests = {}
+    for path in files:
+        digest = file_digest(path, limits=limits)
+        if digest is None:
+            return None
+        digests[digest] = path
+    current = [i for i in imports if i["mapping"] == MAPPING_VERSION and set(i["files"]) <= set(digests)]
+    own = {i["digest"]: i for i in current}
+    needed = {d for i in current for d in i["files"]}
+    if not current or set(digests) - needed:
+        return None  # a file no current handbook was made from: something is new or changed
+    report = ImportReport()
+    for digest, path in digests.items():
+        info = own.get(digest)
+        if info is not None:
+            rep = CatalogueReport(source=path.name, catalogue_id=info["code"], name=info["name"],
+                                  revision=info["revision"], handbook_code=info["code"], nation=info["nation"])
+        else:
+            rep = CatalogueReport(source=path.name, catalogue_id="", name=path.stem)
+        rep.status = "unchanged" if info is not None else "library"
+        report.catalogues.append(rep)
+    report.written = True
+    return report
+
+
 def import_library(paths: list[Path], *, dry_run: bool = False, limits: ReadLimits = DEFAULT_LIMITS) -> ImportReport:
-    """Read, map and (unless ``dry_run``) load. Nothing is written unless every document loads."""
-    mapped = map_library(paths, limits=limits)
+    """Read, map and (unless ``dry_run``) load. Nothing is written unless every document loads. A catalogue
+    whose files and mapping code are those of its current handbook is not mapped again."""
+    from .load import current_imports, current_source_hashes, load_documents  # the only part that touches the DB
+
+    if not dry_run:
+        quick = _unchanged_library(paths, current_imports(), limits)
+        if quick is not None:
+            return quick
+    mapped = map_library(paths, limits=limits, known=None if dry_run else current_source_hashes())
     report = mapped.report
     if report.read_errors or mapped.system_doc is None or dry_run:
         return report
-    from .load import load_documents  # the only part that touches the database
 
     started = time.perf_counter()
     load_documents(mapped.system_doc, mapped.documents, report)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from handbooks.models import Handbook
 from handbooks.services import handbook_document_load
 
 from .report import CatalogueReport, ImportReport
@@ -10,6 +11,31 @@ from .report import CatalogueReport, ImportReport
 
 class _RollBack(Exception):
     pass
+
+
+def current_source_hashes() -> dict[str, str]:
+    """Catalogue id -> the source hash its current imported handbook was made from."""
+    out = {}
+    for code, extra in Handbook.objects.filter(source="battlescribe", is_current=True).values_list("code", "extra"):
+        digest = (extra or {}).get("battlescribe", {}).get("source_hash") if isinstance(extra, dict) else None
+        if digest:
+            out[code] = digest
+    return out
+
+
+def current_imports() -> list[dict]:
+    """What each current imported handbook was made from: its own file's digest, every file's, the mapping."""
+    out = []
+    rows = Handbook.objects.filter(source="battlescribe", is_current=True).values_list(
+        "code", "name", "revision", "nation__code", "extra")
+    for code, name, revision, nation, extra in rows:
+        bs = (extra or {}).get("battlescribe", {}) if isinstance(extra, dict) else {}
+        files = bs.get("source_files") or []
+        own = bs.get("own_file")
+        if files and own and bs.get("mapping"):
+            out.append({"code": code, "name": name, "revision": revision, "nation": nation, "files": files,
+                        "digest": own, "mapping": bs["mapping"]})
+    return out
 
 
 def load_documents(system_doc: dict, documents: list[tuple[CatalogueReport, dict]], report: ImportReport) -> None:
@@ -25,7 +51,8 @@ def load_documents(system_doc: dict, documents: list[tuple[CatalogueReport, dict
                 raise _RollBack
             failed = False
             for rep, doc in documents:
-                result = handbook_document_load(doc, rep.source, source_kind="battlescribe")
+                result = handbook_document_load(doc, rep.source, source_kind="battlescribe", generated=True,
+                                                digest=doc.get("extra", {}).get("battlescribe", {}).get("source_hash"))
                 rep.status = result.status
                 rep.load_problems = [str(p) for p in result.problems]
                 failed |= not result.ok

@@ -191,4 +191,8 @@ class Catalogue:
     links: dict[str, Node] = field(default_factory=dict)  # entry links by id
     constraint_ids: set[str] = field(default_factory=set)
     all_modifiers: list[dict] = field(default_factory=list)  # every modifier, to classify constraint fields
+    source_hash: str = ""  # of its file, the files it depends on and the mapping code: unchanged = same hash
+    unchanged: bool = False  # its handbook is current for that hash: read, not parsed or mapped again
+    source_files: list = field(default_factory=list)  # digests of the files its handbook is made from
+    digest: str = ""  # of its own file
     unknown: list[tuple[str, str, str]] = field(default_factory=list)  # (id of owner, element, where)

@@ -134,28 +134,68 @@ def complete(bind, *, points: str, max_steps: int = MAX_STEPS, only=None) -> tup
     return evaluation, False
 
 
+def complete_roster(roster: Roster, *, points: str, max_steps: int = MAX_STEPS, only=None
+                    ) -> tuple[Evaluation, bool]:
+    """:func:`complete` on an already bound roster, changed in place (no re-binding between steps)."""
+    evaluation = Evaluation(roster)
+    for _ in range(max_steps):
+        unmet = [v for v in evaluation.violations() if v.kind == "min" and v.slot is not None
+                 and (only is None or only(v))]
+        if not unmet:
+            return evaluation, True
+        v = unmet[0]
+        slot = _cheapest_for(evaluation, v, v.at, points)
+        if slot is None:
+            return evaluation, False
+        container = v.at
+        force = container if isinstance(container, ForceScope) else container.force
+        same = next((c for c in container.children if c.slot is slot), None)
+        if same is not None and not force.catalogue.layout(slot.entry).slots:
+            same.number += 1
+        else:
+            container.children.append(Sel(slot=slot, number=1, force=force,
+                                          parent=None if isinstance(container, ForceScope) else container))
+        evaluation = Evaluation(roster)
+    return evaluation, False
+
+
+def as_draft(roster: Roster) -> dict:
+    """A bound roster back as plain dicts (relative entry paths), the shape :func:`bind_draft` reads."""
+    def sel(s: Sel) -> dict:
+        return {"entry": s.slot.path, "number": s.number, "selections": [sel(c) for c in s.children]}
+
+    def force(f: ForceScope) -> dict:
+        return {"catalogue": f.catalogue.catalogue_id, "entry": f.entry.id if f.entry else "",
+                "selections": [sel(c) for c in f.children], "forces": [force(n) for n in f.forces]}
+
+    return {"forces": [force(f) for f in roster.forces]}
+
+
 def _cheapest_for(evaluation: Evaluation, v, container, points: str) -> Slot | None:
-    candidates = []
-    for offer in offers(evaluation, container):
-        if offer.hidden:
+    """The visible choice of a short slot or group that costs least once its own compulsory choices are made
+    (and is not at its own or another group's maximum already)."""
+    force = container if isinstance(container, ForceScope) else container.force
+    cat = force.catalogue
+    candidates = v.slot.slots if isinstance(v.slot, GroupSlot) else [v.slot]
+    chosen: dict[int, int] = {}
+    for child in container.children:
+        chosen[id(child.slot)] = chosen.get(id(child.slot), 0) + child.number
+    best = None
+    for slot in candidates:
+        if evaluation.slot_hidden(slot, container):
             continue
-        if isinstance(v.slot, GroupSlot):
-            if offer.slot not in v.slot.slots:
-                continue
-        elif offer.slot is not v.slot:
+        ctx = Virtual(slot=slot, parent=container, force=force)
+        limit = _parent_limits(evaluation, cat.constraints(slot.entry), cat.modifiers(slot.entry), ctx)
+        if limit.high is not None and chosen.get(id(slot), 0) >= limit.high:
             continue
-        if offer.limit.high is not None and offer.chosen >= offer.limit.high:
+        if any(g is not v.slot and (lim := group_limit(evaluation, g, container)).high is not None
+               and _in_group_count(container, g) >= lim.high for g in slot.groups):
             continue
-        if any(lim.high is not None and _in_group_count(container, g) >= lim.high
-               for g, lim in offer.group_limits if g is not v.slot):
-            continue
-        own = offer.cost.get(points, 0)
-        candidates.append((own + required_below(evaluation, offer.slot, container, points), offer.slot.index,
-                           offer.slot))
-    if not candidates:
-        return None
-    candidates.sort(key=lambda t: (t[0], t[1]))
-    return candidates[0][2]
+        price = probe_cost(evaluation, slot, container).get(points, 0) + required_below(evaluation, slot, container,
+                                                                                         points)
+        if best is None or (price, slot.index) < best[:2]:
+            best = (price, slot.index, slot)
+    return best[2] if best else None
 
 
 def required_below(evaluation: Evaluation, slot: Slot, container, points: str) -> float:
@@ -186,4 +226,4 @@ def _in_group_count(container, group: GroupSlot) -> int:
     return sum(c.number for c in container.children if id(c.slot) in slots)
 
 
-__all__ = ["Limit", "Offer", "complete", "group_limit", "offers", "Roster"]
+__all__ = ["Limit", "Offer", "as_draft", "complete", "complete_roster", "group_limit", "offers", "Roster"]
