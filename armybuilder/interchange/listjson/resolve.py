@@ -11,6 +11,7 @@ from armybuilder.rules.battlescribe.tree import SelectionData
 from armybuilder.rules.force import Force, ForceCard, ForceFormation, ForceUnit, ForceUpgrade
 from armybuilder.rules.gamedata import HandbookData
 
+from . import legacy
 from .document import ListProblem
 
 
@@ -30,7 +31,8 @@ def _handbook(catalog: Catalog, system: str, ref: dict, pointer: str, problems: 
     return data
 
 
-def _unit(doc: dict, pointer: str, handbook: HandbookData, formation_index, problems) -> ForceUnit | None:
+def _unit(doc: dict, pointer: str, handbook: HandbookData, formation_index, problems, formation=None
+          ) -> ForceUnit | None:
     box = handbook.boxes.get(doc["box"])
     unit = handbook.units.get(doc["unit"])
     if box is None:
@@ -40,7 +42,7 @@ def _unit(doc: dict, pointer: str, handbook: HandbookData, formation_index, prob
     if box is None or unit is None:
         return None
     if handbook.catalogue is not None:
-        return _imported_unit(doc, pointer, box, unit, formation_index, problems)
+        return _imported_unit(doc, pointer, box, unit, formation_index, problems, handbook, formation)
     size = None
     if doc.get("size") is not None:
         size = unit.size(doc["size"])
@@ -63,15 +65,15 @@ def selections(items) -> tuple:
     return tuple(SelectionData.from_dict(item) for item in items or ())
 
 
-def _imported_unit(doc: dict, pointer: str, box, unit, formation_index, problems) -> ForceUnit | None:
-    """A unit of a book imported from BattleScribe: its entry path and selections are the list."""
+def _imported_unit(doc: dict, pointer: str, box, unit, formation_index, problems, handbook=None,
+                   formation=None) -> ForceUnit | None:
+    """A unit of a book imported from BattleScribe: its entry path and selections are the list. A version-1
+    unit (a size and options) is placed into selections where the data offers them."""
     if "entry" not in doc:
-        if doc.get("size") or doc.get("upgrades"):
-            problems.append(ListProblem(pointer, f"{unit.name}: this book is imported from BattleScribe; give the "
-                                        "unit's 'entry' and 'selections' (list format version 2)"))
-        else:
-            problems.append(ListProblem(pointer + "/entry", f"{unit.name}: the entry it is selected through is missing"))
-        return None
+        doc = {**doc, **(legacy.unit_selection(doc, pointer, handbook.catalogue, formation, box, unit, problems)
+                         or {"entry": ""})}
+        if not doc["entry"]:
+            return None
     return ForceUnit(pointer=pointer, box=box, unit=unit, formation_index=formation_index,
                      letter=doc.get("letter", ""), outflank=doc.get("outflank", ""),
                      selection=SelectionData(entry=doc["entry"], children=selections(doc.get("selections"))))
@@ -113,7 +115,7 @@ def resolve_force(doc: dict, catalog: Catalog) -> tuple[Force | None, list[ListP
             continue
         units = []
         for u_index, unit_doc in enumerate(item.get("units", [])):
-            unit = _unit(unit_doc, f"{pointer}/units/{u_index}", book, index, problems)
+            unit = _unit(unit_doc, f"{pointer}/units/{u_index}", book, index, problems, formation)
             if unit is not None:
                 units.append(unit)
         parent_index = None
@@ -156,10 +158,12 @@ def resolve_force(doc: dict, catalog: Catalog) -> tuple[Force | None, list[ListP
                 continue
         selection = None
         if handbook.catalogue is not None:
-            if "entry" not in item:
-                problems.append(ListProblem(pointer + "/entry", f"{card.name}: the entry it is selected through is "
-                                            "missing (list format version 2)"))
-                continue
+            if "entry" not in item:  # a version-1 card: where the data offers it under its target
+                placed = legacy.card_place(handbook.catalogue, card, target, formations)
+                if placed is None:
+                    problems.append(ListProblem(pointer, f"{card.name} is not offered there by the book's data"))
+                    continue
+                item = {**item, "via": list(placed[0]), "entry": placed[1]}
             selection = SelectionData(entry=item["entry"], number=item.get("number", 1),
                                       children=selections(item.get("selections")))
         cards.append(ForceCard(pointer=pointer, card=card, target_pointer=target_pointer, target=target,
