@@ -1,6 +1,5 @@
 """The whole real BSData Flames of War library imports with no errors (skips when it is absent)."""
 import io
-import json
 
 import pytest
 from django.core.management import call_command
