@@ -59,6 +59,8 @@ def test_every_formations_minimal_legal_list_is_judged_legal_and_priced_as_battl
                          f"{[i.message for i in report.errors][:3]} {warnings[:2]}")
         elif ref.kind == "formation":
             primary_legal += 1
+    print(f"\nminimal legal lists: {checked} judged ({primary_legal} of the primary formations legal), "
+          f"{len(wrong)} wrong, {len(impossible)} formations with no legal list in the data")
     assert checked > 340
     assert wrong == [], "\n".join(wrong)
     # 331 formations have Formations as their primary category; the data makes three of them impossible
@@ -83,6 +85,7 @@ def test_seeded_random_legal_lists_are_priced_the_same_and_judged_legal(lib, lib
             if not report.legal or points(report) != expected or warnings:
                 wrong.append(f"{catalogue_id} seed {seed}: {points(report)} pts (oracle {expected}); "
                              f"{[i.message for i in report.errors][:3]} {warnings[:2]}")
+    print(f"\nrandom legal lists: {checked} priced and judged, {len(wrong)} wrong")
     assert checked >= 90
     assert wrong == []
 
@@ -113,6 +116,8 @@ def test_seeded_mutations_that_break_one_rule_are_refused_naming_the_constraint(
                     limit = f"{int(expected.limit)}" if expected.limit == int(expected.limit) else f"{expected.limit}"
                     if not any(limit in i.message for i in named):
                         unnamed.append(f"{mutation.kind}: limit {limit} not in {[i.message for i in named]}")
+    print(f"\nmutations: {tried} tried, {refused} refused ({refused / max(tried, 1):.1%}), {len(unnamed)} without "
+          "the constraint and its limit named")
     assert tried >= 150
     assert refused / tried >= 0.98, silent[:10]
     assert unnamed == []

@@ -167,6 +167,21 @@ def test_selections_outside_our_model_are_reported_with_their_cost(mini):
     assert mapped.skipped_costs == {"pts": 7.0}
 
 
+def test_a_unit_selected_twice_in_one_selection_becomes_two_units_the_checks_count(mini):
+    # BattleScribe may write "number 2" on a unit instead of two selections; both must be counted, or a
+    # second copy over the box's limit would pass unseen.
+    roster = {"name": "R", "costs": [], "costLimits": [],
+              "forces": [{"catalogueId": "cat-1", "catalogueRevision": "4", "selections": [
+                  {"entryId": "l-form::form-1", "number": "1", "type": "upgrade", "costs": [], "selections": [
+                      {"entryId": "l-hq::tank-plt", "entryGroupId": "b-hq", "number": "2", "type": "unit",
+                       "costs": [], "selections": [{"entryId": "m-short", "number": "3", "type": "model",
+                                                    "costs": [], "selections": []}]}]}]}]}
+    mapped = roster_to_document(roster, DbCatalog())
+    units = mapped.document["formations"][0]["units"]
+    assert [u["unit"] for u in units] == ["tank-plt", "tank-plt"]
+    assert mapped.warnings == []
+
+
 def test_a_roster_for_a_catalogue_not_imported_is_refused_with_the_reason(mini):
     roster = {"forces": [{"catalogueId": "cat-unknown", "catalogueName": "Elsewhere", "selections": []}]}
     with pytest.raises(RosterError, match="catalogue 'cat-unknown' .*Elsewhere.* is not imported"):

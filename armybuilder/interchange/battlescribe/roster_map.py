@@ -19,6 +19,9 @@ from armybuilder.rules.battlescribe.catalogue import Catalogue, Slot
 from .roster import RosterError, _count, _keys
 
 MAX_NUMBER = 10_000
+# A roster's unit or formation with number N stands for N of them; we place that many (each is a row
+# the checks count, so an over-max count is caught), up to this many, which no force reaches legally.
+MAX_COPIES = 50
 
 
 @dataclass
@@ -233,12 +236,15 @@ class _Mapper:
                 continue
             formation_code = book.formation_of(slot)
             if formation_code is not None:
-                self.formation(sel, slot, formation_code, here, allied)
+                for _ in range(self.copies(sel, here, "formation")):
+                    self.formation(sel, slot, formation_code, here, allied)
             elif allied:
                 self.skip(sel, here, "is not a formation (an allied force holds formations only here)")
             elif book.unit_of(slot) is not None and not book.is_card(slot):
-                unit = self.unit(sel, slot, None, here, f"/support/{len(self.doc['support'])}")
-                if unit is not None:
+                for _ in range(self.copies(sel, here, "unit")):
+                    unit = self.unit(sel, slot, None, here, f"/support/{len(self.doc['support'])}")
+                    if unit is None:
+                        break
                     self.doc["support"].append(unit)
             elif book.is_card(slot) and book.card_of(slot) is not None:
                 self.card(sel, slot, None, (), here)
@@ -286,16 +292,16 @@ class _Mapper:
             if self.book.is_card(cslot):
                 self.card(child, cslot, pointer, (), here)
             elif cslot.entry.role == "unit" or (self.book.unit_of(cslot) and self.book.box_of(cslot, code)):
-                unit = self.unit(child, cslot, code, here, f"{pointer}/units/{len(units)}", full_parent=sel)
-                if unit is not None:
+                for _ in range(self.copies(child, here, "unit")):
+                    unit = self.unit(child, cslot, code, here, f"{pointer}/units/{len(units)}", full_parent=sel)
+                    if unit is None:
+                        break
                     units.append(unit)
             else:
                 options.append(self.selection(child, cslot, here))
         if options:
             fdoc["selections"] = options
         fdoc["units"] = units
-        if _count(sel) != 1:
-            self.warn(where, f"number {sel.get('number')} of a formation is read as 1")
 
     def unit(self, sel: dict, slot: Slot, formation_code: str | None, where: str, pointer: str,
              full_parent: dict | None = None) -> dict | None:
@@ -316,9 +322,15 @@ class _Mapper:
                 self.card(child, cslot, pointer, (), here)
                 continue
             kids.append(self.selection(child, cslot, here, holder=pointer))
-        if _count(sel) != 1:
-            self.warn(where, f"number {sel.get('number')} of a unit is read as 1")
         return {"box": box, "unit": unit_code, "entry": slot.path, "selections": kids}
+
+    def copies(self, sel: dict, where: str, what: str) -> int:
+        """How many of a unit or formation a selection stands for."""
+        number = _count(sel)
+        if number > MAX_COPIES:
+            self.warn(where, f"number {number} of a {what} is read as {MAX_COPIES}")
+            return MAX_COPIES
+        return max(1, number)
 
     def card(self, sel: dict, slot: Slot, target: str | None, via: tuple, where: str) -> None:
         code = self.book.card_of(slot)
