@@ -196,9 +196,6 @@ KNOWN_IMPOSSIBLE = {
     # Offered only when the force holds the 1st SS Panzer Division title (45ed-ffab-3bcb-3fbb): the cheapest
     # completion does not go looking for what un-hides a formation (the oracle's search does).
     "Puma Company",
-    # A support link's force-wide max 1 (shared, counting child selections) counts the formation's own
-    # compulsory platoons: 3040-b586-4dac-9822 (two Pioneer Platoons) and ac27-6e0a-37ad-4c3f (three T-38s).
-    "Pioneer Company", "T-38 Light Tank Company",
 }
 
 

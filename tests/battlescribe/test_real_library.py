@@ -72,10 +72,10 @@ def test_imports_into_the_database_and_again_unchanged(bsdata_dir, systems):
 
 def test_formations_no_list_can_make_legal_are_reported_as_data_warnings(real_library):
     """The Jeep box of the Airborne Recce Squadron (link 8925-891f-13f9-7d5c asks for 2 of an entry whose own
-    max is 1) and two Brave Romania support limits that count the formation's own platoons."""
+    max is 1) is the only formation of the library that no list can make legal."""
     warnings = {(u.id, u.what) for u in real_library.report.unmapped if u.severity == "warning"
                 and u.what in ("data", "formation")}
     assert ("8925-891f-13f9-7d5c", "data") in warnings
     assert ("4707-0d40-eb06-f74f", "formation") in warnings or any(
         w[0].endswith("4707-0d40-eb06-f74f") for w in warnings)
-    assert sum(1 for _, what in warnings if what == "formation") == 3
+    assert sum(1 for _, what in warnings if what == "formation") == 1

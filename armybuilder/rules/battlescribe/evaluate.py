@@ -16,7 +16,9 @@ What BattleScribe 2.03 means, as this evaluator reads it (the BSData schema and 
   through that entry, link or group; else a force with that force entry or catalogue id; else the
   roster when it is the game system's id. A scope that names nothing counts 0.
 * **Constraints** are checked where their entry could be selected: at every selection (or force)
-  whose entry offers the constrained entry or group. ``shared="false"`` counts only the
+  whose entry offers the constrained entry or group; an entry's maximums only where it is
+  selected (New Recruit binds only minimums to entries not taken), so a force-wide maximum on a
+  support link does not count the same unit taken inside a formation. ``shared="false"`` counts only the
   selections made through that very link; otherwise every selection of the entry counts,
   whichever link it came through. A max of -1 is no limit. A ``percentValue`` limit is that
   percentage of the same count taken over every selection in the scope.
@@ -533,6 +535,10 @@ class Evaluation:
                         check.constraint, ctx), "group", owner.entry.name, ctx, node, members, owner, out, seen)
             return
         chosen = tuple(s for s in node.children if s.slot is owner)
+        if not chosen and check.constraint.get("type") == "max":
+            # An entry's maximum is checked where the entry is selected, as BattleScribe and New Recruit do: a
+            # support link's force-wide "max 1, shared" must not count a formation's own platoons against it.
+            return
         ctx = chosen[0] if chosen else Virtual(slot=owner, parent=node, force=force)
         if hidden_here.get(id(owner)) or (id(owner) not in hidden_here and self.slot_hidden(owner, node, ctx)):
             return  # a hidden entry's limits do not apply
@@ -584,17 +590,6 @@ class Evaluation:
         if key in seen:
             return
         seen.add(key)
-        if not matched and ctype == "max" and isinstance(slot, Slot) and where is not None:
-            # Counted elsewhere in the scope (e.g. a force-wide limit on an entry not chosen here): point at those.
-            want = slot if c.get("shared") is False else slot.entry.id
-            stack = list(self._kids(where))
-            found = []
-            while stack:
-                s = stack.pop(0)
-                if want in s.keys:
-                    found.append(s)
-                stack.extend(s.children)
-            matched = found
         out.append(Violation(ctype, owner, name, tidy(limit), tidy(count), scope, str(c.get("id") or ""), node,
                              tuple(matched), slot))
 

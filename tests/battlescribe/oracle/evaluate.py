@@ -546,7 +546,7 @@ class Evaluation:
                 mine = h.bforce.index.get(("path", path), ())
                 self_sel = next((x for x in mine if x.parent is h), None)
                 hid = self.hidden(opt.node, h, self_sel) or any(hidden_groups.get(g.rel, False) for g in opt.groups)
-                self._check(opt.node, "entry", path, h, self_sel, hid, seen)
+                self._check(opt.node, "entry", path, h, self_sel, hid, seen, selected=self_sel is not None)
         for bf in self.all_forces:
             if bf.root is None or (focus is not None and id(bf.force) not in focus):
                 continue
@@ -561,10 +561,12 @@ class Evaluation:
             for c in fe.constraints:
                 self._check_one(c, fe.modifiers, "force-entry", fe.id, None, ("force", fe.id), bf, None, seen)
 
-    def _check(self, node, kind, path, holder, self_sel, hidden, seen):
+    def _check(self, node, kind, path, holder, self_sel, hidden, seen, selected=True):
         if hidden:
             return  # a hidden entry or group is not on offer: none of its constraints apply (see README)
         for c in node.constraints:
+            if c.type == "max" and not selected:
+                continue  # an entry's maximum is checked where it is selected (see README)
             if kind == "entry":
                 key = node.id if c.q.shared else ("path", path)
             else:
