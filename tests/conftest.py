@@ -22,8 +22,12 @@ def systems(db):
 
 @pytest.fixture(autouse=True)
 def fresh_game_data_cache():
-    """Handbook data is cached per process by primary key; test databases reuse keys, so start clean."""
+    """Handbook data is cached per process by primary key and in the cache; test databases reuse keys, and
+    throttle counts and rendered PDFs live in the cache too, so every test starts with both empty."""
+    from django.core.cache import cache
+
     from armybuilder.lists import gamedata
 
+    cache.clear()
     gamedata.clear_cache()
     yield

@@ -2,7 +2,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from . import check, files, gamedata, lists, tokens
+from . import check, files, gamedata, jobs, lists, tokens
 from .views import not_found
 
 app_name = "api"
@@ -52,6 +52,9 @@ urlpatterns = [
     path("v1/shared/<uuid:share_token>/export.json", lists.SharedExportApi.as_view(), name="shared-export-json"),
     path("v1/shared/<uuid:share_token>/copy", lists.SharedCopyApi.as_view(), name="shared-copy"),
     path("v1/shared/<uuid:share_token>/roster.pdf", files.SharedPdfApi.as_view(), name="shared-roster-pdf"),
+    # background jobs
+    path("v1/jobs/<uuid:job_id>", jobs.JobDetailApi.as_view(), name="job-detail"),
+    path("v1/jobs/<uuid:job_id>/result", jobs.JobResultApi.as_view(), name="job-result"),
     # checking without saving, and tokens
     path("v1/check", check.CheckApi.as_view(), name="check"),
     path("v1/auth/token", tokens.TokenApi.as_view(), name="token"),

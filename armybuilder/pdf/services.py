@@ -3,6 +3,8 @@
 Views and management commands call these and nothing else from this package.
 """
 import hashlib
+import logging
+import time
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -17,6 +19,7 @@ from .codes import BadCode, list_code, normalize_code
 from .render import PAPERS, RosterError, roster_pdf_render
 
 CACHE_SECONDS = 60 * 60
+logger = logging.getLogger("armybuilder.pdf")
 
 
 def share_path(army_list: ArmyList) -> str:
@@ -29,21 +32,38 @@ def roster_filename(name: str, paper: str) -> str:
     return f"{safe}-{paper}.pdf"
 
 
-def roster_pdf_for_list(*, army_list: ArmyList, paper: str = "a4", cards: bool = True, player: str = "",
-                        event: str = "", list_url: str = "") -> bytes:
-    """The roster of a saved list. Cached by list version and options, so a re-download costs nothing."""
-    if paper not in PAPERS:
-        raise RosterError(f"paper is one of: {', '.join(PAPERS)}")
+def roster_cache_key(*, army_list: ArmyList, paper: str = "a4", cards: bool = True, player: str = "",
+                     event: str = "", list_url: str = "") -> str:
+    """The key of a rendered roster in the shared cache: the list's version, the paper and every print option."""
     options = "\x1f".join([str(army_list.public_id), str(army_list.version), paper, str(cards), player, event,
                            list_url])
-    key = "pdf:roster:" + hashlib.sha256(options.encode("utf-8")).hexdigest()
+    return "pdf:roster:" + hashlib.sha256(options.encode("utf-8")).hexdigest()
+
+
+def roster_pdf_cached(**options) -> bytes | None:
+    """The rendered roster if some process already rendered this version with these options, else None."""
+    return cache.get(roster_cache_key(**options))
+
+
+def roster_pdf_for_list(*, army_list: ArmyList, paper: str = "a4", cards: bool = True, player: str = "",
+                        event: str = "", list_url: str = "") -> bytes:
+    """The roster of a saved list. Cached (shared by every process) by list version and options, so a
+    re-download costs nothing."""
+    if paper not in PAPERS:
+        raise RosterError(f"paper is one of: {', '.join(PAPERS)}")
+    key = roster_cache_key(army_list=army_list, paper=paper, cards=cards, player=player, event=event,
+                           list_url=list_url)
     pdf = cache.get(key)
     if pdf is None:
+        started = time.perf_counter()
         document = army_list_document(army_list)
         force = army_list_force(army_list)
         pdf = roster_pdf_render(force=force, report=check(force), document=document, paper=paper, cards=cards,
                                 player=player, event=event, list_url=list_url)
         cache.set(key, pdf, CACHE_SECONDS)
+        logger.info("roster rendered", extra={"list": str(army_list.public_id), "version": army_list.version,
+                                              "paper": paper, "bytes": len(pdf),
+                                              "duration_ms": round((time.perf_counter() - started) * 1000)})
     return pdf
 
 
