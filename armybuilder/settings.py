@@ -180,6 +180,9 @@ JOBS_HEARTBEAT_SECONDS = env_int("JOBS_HEARTBEAT_SECONDS", 5)
 JOBS_RETRY_DELAY_SECONDS = env_int("JOBS_RETRY_DELAY_SECONDS", 10)
 JOBS_RESEND_AFTER_SECONDS = env_int("JOBS_RESEND_AFTER_SECONDS", 10 * 60)
 
+# A roster with more units than this renders in a worker (about 0.1 s a unit card) when there is one.
+ROSTER_SYNC_MAX_UNITS = env_int("ROSTER_SYNC_MAX_UNITS", 10)
+
 # ================================================================ housekeeping (Celery beat)
 
 HOUSEKEEPING_ANONYMOUS_LIST_DAYS = env_int("HOUSEKEEPING_ANONYMOUS_LIST_DAYS", 30)
@@ -303,6 +306,8 @@ LOGGING = {
         "django.server": {"level": "WARNING"},
         "django.request": {"level": "ERROR"},  # 4xx are in the request log already; 5xx with the traceback
         "celery": {"level": LOG_LEVEL},
+        "weasyprint": {"level": "WARNING"},  # it logs every step of every render at INFO
+        "fontTools": {"level": "WARNING"},
     },
 }
 

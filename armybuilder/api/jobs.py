@@ -8,16 +8,24 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.parsers import MultiPartParser
+from rest_framework.permissions import IsAdminUser, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armybuilder.jobs.models import Job
 from armybuilder.jobs.selectors import job_get_for_user, job_result_file, job_status
+from armybuilder.pdf.render import PAPERS
+from armybuilder.pdf.services import roster_pdf_job_start
+from handbooks.imports import MAX_UPLOAD_BYTES, Upload, UploadError, battlescribe_import_enqueue
+
+from .exceptions import ProblemsError
+from .fields import InputSerializer, StrictBooleanField, StrictCharField, StrictChoiceField
+from .lists import ListApi
 
 from .files import _FileRenderer
-from .openapi import errors
+from .openapi import BODY_ERRORS, errors
 from .throttles import ScopedUserThrottle
 
 POLL_SECONDS = 1
@@ -87,3 +95,61 @@ class JobResultApi(APIView):
         safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in filename)[:120] or "result"
         response["Content-Disposition"] = f'attachment; filename="{safe}"'
         return response
+
+
+# --- starting jobs --------------------------------------------------------------------------------
+
+class RosterJobInputSerializer(InputSerializer):
+    paper = StrictChoiceField(choices=sorted(PAPERS), required=False, default="a4")
+    cards = StrictBooleanField(required=False, default=True, help_text="false: the roster without unit cards.")
+    player = StrictCharField(required=False, allow_blank=True, max_length=120, default="")
+    event = StrictCharField(required=False, allow_blank=True, max_length=120, default="")
+
+
+@extend_schema(tags=["jobs"])
+class ListRosterJobApi(ListApi):
+    throttle_classes = [JobThrottle]
+
+    @extend_schema(operation_id="lists_roster_job", summary="Render the list's roster PDF in the background",
+                   description="Answers 202 with the job; poll GET /api/v1/jobs/{id}, then download its result. "
+                               "The same list version and options share one job. GET roster.pdf still answers "
+                               "the PDF directly.",
+                   request=RosterJobInputSerializer,
+                   responses={202: JobOutputSerializer, **errors(*BODY_ERRORS, 403, 404, 429)})
+    def post(self, request, public_id):
+        army_list = self.army_list()
+        data = self.valid(RosterJobInputSerializer)
+        job = roster_pdf_job_start(army_list=army_list, owner=request.user, **data)
+        return job_response(job, 202)
+
+
+class LibraryUploadParser(MultiPartParser):
+    media_type = "multipart/form-data"
+
+
+@extend_schema(tags=["jobs"])
+class BattleScribeImportApi(APIView):
+    """Staff only: the import changes game data for everyone."""
+
+    permission_classes = [IsAdminUser]
+    parser_classes = [LibraryUploadParser]
+    throttle_classes = [JobThrottle]
+
+    @extend_schema(operation_id="imports_battlescribe",
+                   summary="Import a BattleScribe library (a zipped BSData folder, or .gst/.cat files) in the "
+                           "background",
+                   description="Multipart form with one or more `files`. The files are checked at once (400 with "
+                               "what is wrong); the import runs as a job (202): every file is read before anything "
+                               "is written, and nothing is written if any document cannot be loaded. The job's "
+                               "result is the import report.",
+                   request={"multipart/form-data": {"type": "object", "properties": {
+                       "files": {"type": "array", "items": {"type": "string", "format": "binary"}}}}},
+                   responses={202: JobOutputSerializer, **errors(400, 403, 413, 415, 429)})
+    def post(self, request):
+        uploads = [Upload(name=f.name, content=f.read(MAX_UPLOAD_BYTES + 1))
+                   for f in request.FILES.getlist("files") + request.FILES.getlist("file")]
+        try:
+            job = battlescribe_import_enqueue(owner=request.user, uploads=uploads)
+        except UploadError as exc:
+            raise ProblemsError([{"pointer": "/files", "message": str(exc)}])
+        return job_response(job, 202)

@@ -33,6 +33,7 @@ urlpatterns = [
     path(LIST + "export.ros", files.ListRosApi.as_view(), name="list-export-ros"),
     path(LIST + "export.rosz", files.ListRoszApi.as_view(), name="list-export-rosz"),
     path(LIST + "roster.pdf", files.ListPdfApi.as_view(), name="list-roster-pdf"),
+    path(LIST + "roster-jobs", jobs.ListRosterJobApi.as_view(), name="list-roster-job"),
     # the builder's operations, at the list document's pointers
     path(LIST + "formations/", lists.FormationAddApi.as_view(), name="formation-add"),
     path(LIST + "formations/<int:formation>/", lists.FormationRemoveApi.as_view(), name="formation-remove"),
@@ -55,6 +56,7 @@ urlpatterns = [
     # background jobs
     path("v1/jobs/<uuid:job_id>", jobs.JobDetailApi.as_view(), name="job-detail"),
     path("v1/jobs/<uuid:job_id>/result", jobs.JobResultApi.as_view(), name="job-result"),
+    path("v1/imports/battlescribe", jobs.BattleScribeImportApi.as_view(), name="import-battlescribe"),
     # checking without saving, and tokens
     path("v1/check", check.CheckApi.as_view(), name="check"),
     path("v1/auth/token", tokens.TokenApi.as_view(), name="token"),

@@ -22,6 +22,8 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from armybuilder.observability import request_id_var
+
 from .live import Heartbeat, live_get
 from .models import Job
 from .registry import JobError, JobKind, JobResult, job_kind_get
@@ -130,6 +132,14 @@ def job_execute(job_id) -> Outcome:
 
 def _run(job: Job, kind: JobKind) -> Outcome:
     log = {"job_id": str(job.pk), "kind": job.kind, "attempt": job.attempts, "request_id": job.request_id}
+    token = request_id_var.set(job.request_id)  # the job's log lines carry the id of the request that started it
+    try:
+        return _attempt(job, kind, log)
+    finally:
+        request_id_var.reset(token)
+
+
+def _attempt(job: Job, kind: JobKind, log: dict) -> Outcome:
     logger.info("job started", extra=log)
     started = time.perf_counter()
     try:
