@@ -222,6 +222,11 @@ STORAGES = {
                     else "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
+# Source maps are only ever fetched by developer tools; compressing them (12 MB of them) doubled collectstatic's time.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = ("jpg", "jpeg", "png", "gif", "webp", "zip", "gz", "tgz", "bz2", "tbz", "xz",
+                                       "br", "swf", "flv", "woff", "woff2", "3gp", "3gpp", "asf", "avi", "m4v", "mov",
+                                       "mp4", "mpeg", "mpg", "webm", "wmv", "map")
+
 # ================================================================ security (HTTPS, proxy, CSRF, CSP)
 
 # An army list is a few kilobytes; anything far larger is a mistake or an attack.

@@ -1,6 +1,8 @@
 """/api/v1/... (the API) and /api/schema/, /api/docs/ (its OpenAPI schema and Swagger UI)."""
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from csp.constants import SELF, UNSAFE_INLINE
+from csp.decorators import csp_update
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from . import check, files, gamedata, jobs, lists, tokens
 from .views import not_found
@@ -62,7 +64,11 @@ urlpatterns = [
     path("v1/auth/token", tokens.TokenApi.as_view(), name="token"),
     # schema and docs
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # Self-hosted (drf-spectacular-sidecar); the split view serves its set-up script as a file, so no inline script.
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    # Redoc writes its styles into <style> elements and parses in a blob: worker: allowed on this page only.
+    path("redoc/", csp_update({"style-src": [UNSAFE_INLINE], "worker-src": [SELF, "blob:"]})(
+        SpectacularRedocView.as_view(url_name="api:schema")), name="redoc"),
     # anything else under /api/ is a JSON 404, not an HTML page
     re_path(r"^[\s\S]*$", not_found, name="not-found"),  # [\s\S]: also paths with a newline in them
 ]
