@@ -42,7 +42,7 @@ deploy-check: install
 	@scripts/deploy-check
 
 test-stack: install-dev deploy-check
-	$(BIN)/python -m pytest tests/stack -p no:cacheprovider
+	$(BIN)/python -m pytest tests/stack --stack -p no:cacheprovider
 
 bench: install-dev
 	$(BIN)/python bench/run_all.py
