@@ -345,13 +345,14 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "armybuilder.api.exceptions.api_exception_handler",
     # Counted in the default cache (Redis in production), so the limits hold across every process.
-    "DEFAULT_THROTTLE_RATES": {
+    # Each can be changed from the environment: THROTTLE_RATE_CHECK_ANON=120/minute and so on.
+    "DEFAULT_THROTTLE_RATES": {scope: env(f"THROTTLE_RATE_{scope.upper()}", rate) for scope, rate in {
         "check_anon": "60/minute",
         "check_user": "600/minute",
         "lists_import": "60/minute",
         "pdf": "30/minute",
         "jobs": "30/minute",
-    },
+    }.items()},
 }
 
 SPECTACULAR_SETTINGS = {
