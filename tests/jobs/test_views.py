@@ -76,3 +76,12 @@ def test_the_partial_shows_why_a_job_failed(alice):
     job = job_enqueue(kind="test_work", session_key=key, params={"mode": "refuse"})
     html = client.get(f"/jobs/{job.pk}/", HTTP_HX_REQUEST="true").content.decode()
     assert "failed" in html and "the input makes no sense" in html and "hx-get" not in html
+
+
+def test_any_page_can_show_a_job_with_the_template_tag(alice):
+    from django.template import Context, Template
+
+    job = Job.objects.create(kind="test_work", owner=alice, status="running", progress=30, message="Busy")
+    html = Template("{% load jobs_tags %}<main>{% job_status job %}</main>").render(Context({"job": job}))
+    assert f'id="job-{job.pk}"' in html and f'hx-get="/jobs/{job.pk}/"' in html
+    assert 'value="30"' in html and "Busy" in html
