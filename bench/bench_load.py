@@ -13,7 +13,9 @@ connection per request, as gunicorn's sync workers close each one) through four 
 and prints requests per second and p50/p99 latency, the ratio 2 processes / 1 process, and where the CPU went
 (this client, the gunicorn workers, PostgreSQL, Redis, and everything else on the machine) as a share of its
 cores: on a 2-core machine the client, the database and anything else running take cores the second app
-process would need, which is what caps the ratio.
+process would need, which is what caps the ratio. The last column, requests per CPU-second of the app
+processes, shows whether a request costs the same with two processes (then throughput follows the CPU the app
+processes can get).
 Then: the median time of a fresh roster render (the list changed, so nothing is cached) against a repeat
 download of the unchanged roster, both over HTTP from one running stack. Bounded: at most --requests requests or
 --seconds seconds per endpoint and process count.
@@ -295,14 +297,14 @@ def main() -> int:
     print(f"\nmake serve on this machine ({CORES} cores), {args.concurrency} client threads, "
           f"at most {args.requests} requests or {args.seconds:.0f} s per row")
     print(f"{'endpoint':16} {'procs':>5} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8}  statuses      "
-          f"CPU share: client  app  postgres redis others")
+          f"CPU share: client  app  postgres redis others  req/app-CPU-s")
     for name in results[1]:
         for processes in (1, 2):
             r = results[processes][name]
             cpu = r["cpu"]
             print(f"{name:16} {processes:>5} {r['rps']:8.1f} {r['p50']:8.1f} {r['p99']:8.1f}  "
                   f"{json.dumps(r['statuses']):13} {cpu['client']:16.0%} {cpu['app']:4.0%} {cpu['postgres']:9.0%} "
-                  f"{cpu['redis']:5.0%} {cpu['others']:6.0%}")
+                  f"{cpu['redis']:5.0%} {cpu['others']:6.0%} {r['rps'] / max(cpu['app'] * CORES, 1e-9):14.0f}")
         ratio = results[2][name]["rps"] / results[1][name]["rps"]
         print(f"{'':16} {'2 / 1':>5} {ratio:8.2f}x  (target ≥ 1.70x)")
     fresh, cached = pdf_figures
