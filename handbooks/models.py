@@ -127,6 +127,19 @@ class Handbook(models.Model):
         return f"{self.name} (rev {self.revision})"
 
 
+class HandbookCatalogue(models.Model):
+    """The BattleScribe catalogue document an imported handbook revision holds: every entry, group and
+    link with its costs, constraints and modifiers, as BattleScribe defines them. The rules engine
+    evaluates lists of imported books over it; the flattened rows (formations, boxes, units, options)
+    are for display. Kept apart from Handbook so listing handbooks never loads it."""
+
+    handbook = models.OneToOneField(Handbook, on_delete=models.CASCADE, related_name="catalogue")
+    document = models.JSONField()
+
+    def __str__(self):
+        return f"BattleScribe catalogue of {self.handbook}"
+
+
 class SpecialRule(models.Model):
     handbook = models.ForeignKey(Handbook, on_delete=models.CASCADE, related_name="special_rules")
     code = CodeField()

@@ -436,6 +436,38 @@ class UnitUpgradeApi(UnitApi):
         return self.done(army_list)
 
 
+class SelectionInputSerializer(InputSerializer):
+    holder = StrictCharField(max_length=40, allow_blank=True, required=False, default="",
+                             help_text="What holds the selections: '' for the force, /formations/N, "
+                                       "/formations/N/units/M, /support/M or /cards/K.")
+    at = serializers.ListField(child=StrictIntegerField(min_value=0, max_value=9999), max_length=16, required=False,
+                               default=list, help_text="Child indices from the holder down to the selection the "
+                                                       "choice is made under ([] for the holder itself).")
+    entry = StrictCharField(max_length=400, help_text="The entry's path under that selection, as the list "
+                                                      "document writes it ('link::entry' or the entry id).")
+    number = StrictIntegerField(min_value=0, max_value=10000, help_text="How many; 0 removes it.")
+
+    def validate_holder(self, value):
+        if value and not re.fullmatch(r"/(formations|support|cards)/\d{1,4}(/units/\d{1,4})?", value):
+            raise serializers.ValidationError("not a pointer to a formation, unit or card")
+        return value
+
+
+@extend_schema(tags=["builder"])
+class SelectionApi(BuilderApi):
+    @extend_schema(summary="Choose how many of an entry under a selection (books imported from BattleScribe)",
+                   description="A choice in a pick-one group replaces the one made there; a new choice comes with "
+                               "its own compulsory choices.",
+                   parameters=[IF_MATCH], request=SelectionInputSerializer,
+                   responses={200: ListDetailOutputSerializer, **errors(*WRITE_ERRORS)})
+    def put(self, request, public_id):
+        army_list, version = self.writable()
+        data = self.valid(SelectionInputSerializer)
+        services.army_list_set_selection(army_list=army_list, pointer=data["holder"], at=tuple(data["at"]),
+                                         entry=data["entry"], number=data["number"], expected_version=version)
+        return self.done(army_list)
+
+
 class CardAddInputSerializer(InputSerializer):
     card = StrictCharField(max_length=120, help_text="Command card code.")
     target = StrictCharField(required=False, max_length=60,

@@ -48,6 +48,7 @@ urlpatterns = [
     path(LIST + "support/<int:unit>/", lists.UnitRemoveApi.as_view(), name="support-remove"),
     path(LIST + "support/<int:unit>/size", lists.UnitSizeApi.as_view(), name="support-size"),
     path(LIST + "support/<int:unit>/upgrades", lists.UnitUpgradeApi.as_view(), name="support-upgrade"),
+    path(LIST + "selections", lists.SelectionApi.as_view(), name="selection-set"),
     path(LIST + "cards/", lists.CardAddApi.as_view(), name="card-add"),
     path(LIST + "cards/<int:card>/", lists.CardRemoveApi.as_view(), name="card-remove"),
     # shared lists, read-only for anyone with the link

@@ -16,6 +16,7 @@ from django.db.models.signals import post_delete
 
 from handbooks import models as m
 from armybuilder.rules import gamedata as g
+from armybuilder.rules.battlescribe.catalogue import Catalogue
 
 _cache: dict[int, g.HandbookData] = {}
 _ids: dict[tuple[str, str, int], int] = {}
@@ -189,6 +190,10 @@ def _build(handbook_id: int) -> g.HandbookData:
         for code, description, scope, kind, codes, lo, hi in m.Constraint.objects.filter(**by_book).values_list(
             "code", "description", "scope", "target_kind", "target_codes", "min_count", "max_count")
     )
+    catalogue = None
+    document = m.HandbookCatalogue.objects.filter(handbook_id=hb.pk).values_list("document", flat=True).first()
+    if document is not None:
+        catalogue = Catalogue(document)
     return g.HandbookData(
         code=hb.code, revision=hb.revision, name=hb.name, system=hb.system.code, uses_points=hb.system.uses_points,
         nation=hb.nation.code, nation_name=hb.nation.name, nation_side=hb.nation.side,
@@ -196,5 +201,5 @@ def _build(handbook_id: int) -> g.HandbookData:
         period=hb.period, higher_formation=hb.higher_formation, points_set=hb.points_set, allied_nations=allied,
         variants=variants, units=units, formations=formations, boxes=boxes,
         support_boxes=tuple(boxes_by_formation[None]), cards=cards, constraints=constraints, rules=rules,
-        system_name=hb.system.name, source=hb.source, extra=hb.extra,
+        system_name=hb.system.name, source=hb.source, extra=hb.extra, catalogue=catalogue,
     )

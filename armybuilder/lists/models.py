@@ -11,6 +11,9 @@ from django.db.models import Q
 
 from handbooks import models as hb
 
+SELECTION_HELP = ("A selection: {\"entry\": roster entry path relative to what holds it, \"number\": n, "
+                  "\"selections\": [child selections]} (docs/list-format.md).")
+
 
 class ArmyList(models.Model):
     VISIBILITY = [("private", "Private"), ("shared", "Anyone with the link")]
@@ -28,6 +31,9 @@ class ArmyList(models.Model):
     variant = models.CharField(max_length=120, blank=True, help_text="Code of the chosen variant, if any.")
     year = models.PositiveSmallIntegerField(null=True, blank=True, help_text="For availability dates.")
     notes = models.TextField(blank=True)
+    # Books imported from BattleScribe: choices at the root of the force that are not formations, support or
+    # cards (e.g. a "Command Cards" entry the data requires, or a generic system's game options).
+    selections = models.JSONField(default=list, blank=True)
     visibility = models.CharField(max_length=10, choices=VISIBILITY, default="private")
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -52,6 +58,8 @@ class ListFormation(models.Model):
     # Operation WW2: a Standard choice bought with another formation's options.
     parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE, related_name="children")
     via_box = models.ForeignKey(hb.Box, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    # Books imported from BattleScribe: formation-level choices, as selections (see SELECTION_HELP).
+    selections = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["army_list_id", "order", "pk"]
@@ -67,6 +75,9 @@ class ListUnit(models.Model):
     order = models.PositiveSmallIntegerField(default=0)
     letter = models.CharField(max_length=4, blank=True)
     outflank = models.CharField(max_length=5, blank=True, choices=[("left", "Left"), ("right", "Right")])
+    # Books imported from BattleScribe: {"entry": path under the formation (or force), "selections": [...]}.
+    # Size and upgrades are not used for those books: the selections are what BattleScribe would hold.
+    selection = models.JSONField(null=True, blank=True, help_text=SELECTION_HELP)
 
     class Meta:
         ordering = ["army_list_id", "order", "pk"]
@@ -92,6 +103,9 @@ class ListCard(models.Model):
                                          related_name="cards")
     target_unit = models.ForeignKey(ListUnit, null=True, blank=True, on_delete=models.CASCADE, related_name="cards")
     order = models.PositiveSmallIntegerField(default=0)
+    # Books imported from BattleScribe: {"entry": path under its holder, "via": [entry paths it sits inside],
+    # "selections": [its own sub-choices]}.
+    selection = models.JSONField(null=True, blank=True, help_text=SELECTION_HELP)
 
     class Meta:
         ordering = ["army_list_id", "order", "pk"]

@@ -53,7 +53,7 @@ def _ref(handbook: Handbook) -> dict:
 
 
 def army_list_document(army_list: ArmyList) -> dict:
-    """The list in JSON format v1, in canonical form (same list -> same bytes). Five queries at most."""
+    """The list in the JSON list format, in canonical form (same list -> same bytes). Five queries at most."""
     formations = list(ListFormation.objects.filter(army_list=army_list)
                       .select_related("formation__handbook", "via_box").order_by("order", "pk"))
     units = list(ListUnit.objects.filter(army_list=army_list)
@@ -74,10 +74,15 @@ def army_list_document(army_list: ArmyList) -> dict:
 
     def unit_doc(unit: ListUnit, pointer: str) -> dict:
         unit_pointer[unit.pk] = pointer
-        doc = {"box": unit.box.code, "unit": unit.unit.code, "size": unit.size.code if unit.size else None,
-               "upgrades": [{"upgrade": f"{u.upgrade.group.code}/{u.upgrade.code}", "quantity": u.quantity}
-                            for u in sorted(upgrades_of.get(unit.pk, []),
-                                            key=lambda u: (u.upgrade.group.order, u.upgrade.order, u.pk))]}
+        doc = {"box": unit.box.code, "unit": unit.unit.code}
+        if unit.selection is not None:  # a book imported from BattleScribe: the selections are the unit
+            doc["entry"] = unit.selection.get("entry", "")
+            doc["selections"] = unit.selection.get("selections", [])
+        else:
+            doc["size"] = unit.size.code if unit.size else None
+            doc["upgrades"] = [{"upgrade": f"{u.upgrade.group.code}/{u.upgrade.code}", "quantity": u.quantity}
+                               for u in sorted(upgrades_of.get(unit.pk, []),
+                                               key=lambda u: (u.upgrade.group.order, u.upgrade.order, u.pk))]
         if unit.letter:
             doc["letter"] = unit.letter
         if unit.outflank:
@@ -96,6 +101,8 @@ def army_list_document(army_list: ArmyList) -> dict:
             doc["parent"] = formation_pointer[formation.parent_id]
         if formation.via_box_id:
             doc["via_box"] = formation.via_box.code
+        if formation.selections:
+            doc["selections"] = formation.selections
         doc["units"] = [unit_doc(u, f"/formations/{index}/units/{i}")
                         for i, u in enumerate(units_of.get(formation.pk, []))]
         formation_docs.append(doc)
@@ -107,10 +114,19 @@ def army_list_document(army_list: ArmyList) -> dict:
             doc["target"] = formation_pointer[card.target_formation_id]
         elif card.target_unit_id:
             doc["target"] = unit_pointer[card.target_unit_id]
+        if card.selection is not None:
+            doc["entry"] = card.selection.get("entry", "")
+            if card.selection.get("number", 1) != 1:
+                doc["number"] = card.selection["number"]
+            if card.selection.get("via"):
+                doc["via"] = card.selection["via"]
+            if card.selection.get("selections"):
+                doc["selections"] = card.selection["selections"]
         card_docs.append(doc)
     return {
         "format": FORMAT,
-        "version": VERSION,
+        # Version 2 adds BattleScribe selections; a list without them stays readable by version-1 readers.
+        "version": VERSION if army_list.handbook.source == "battlescribe" else 1,
         "name": army_list.name,
         "system": army_list.system.code,
         "handbook": _ref(army_list.handbook),
@@ -121,6 +137,7 @@ def army_list_document(army_list: ArmyList) -> dict:
         "formations": formation_docs,
         "support": support_docs,
         "cards": card_docs,
+        **({"selections": army_list.selections} if army_list.selections else {}),
     }
 
 

@@ -7,12 +7,20 @@ same list the stale one fails with ``StaleListError`` and changes nothing.
 from django.db import transaction
 from django.db.models import F, Max
 
+import dataclasses
+
 from armybuilder.interchange.listjson import resolve_force, validate_list_document
 from armybuilder.interchange.listjson.document import ListDocumentError, ListProblem
+from armybuilder.rules.battlescribe import editing
+from armybuilder.rules.battlescribe.force_tree import force_roster
+from armybuilder.rules.battlescribe.tree import SelectionData
+from armybuilder.rules.force import ForceCard, ForceFormation, ForceUnit
 from handbooks import models as hb
 
+from .gamedata import handbook_data
 from .models import ArmyList, ListCard, ListFormation, ListUnit, ListUpgrade
-from .selectors import DbCatalog
+from .pointers import PointerError, list_object_at, pointer_of
+from .selectors import DbCatalog, army_list_force
 
 
 class ListOperationError(Exception):
@@ -94,9 +102,10 @@ def army_list_add_formation(*, army_list: ArmyList, formation_code: str, handboo
         via_box = hb.Box.objects.filter(formation=parent.formation, code=via_box_code).first()
         if via_box is None or not via_box.choices.filter(formation=formation).exists():
             raise ListOperationError(f"{parent.formation.name} offers no option '{formation.name}'")
+    selections = _formation_choices(army_list, formation) if book.source == "battlescribe" else []
     _bump(army_list, expected_version)
     return ListFormation.objects.create(army_list=army_list, formation=formation, allied=allied, parent=parent,
-                                        via_box=via_box,
+                                        via_box=via_box, selections=selections,
                                         order=_next_order(ListFormation.objects.filter(army_list=army_list)))
 
 
@@ -126,6 +135,13 @@ def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
     if choice is None:
         raise ListOperationError(f"the box '{box.name}' does not offer '{unit_code}'")
     unit = choice.unit
+    if box.handbook.source == "battlescribe":
+        selection = _unit_choices(army_list, list_formation, box, unit)
+        _bump(army_list, expected_version)
+        return ListUnit.objects.create(army_list=army_list, list_formation=list_formation, box=box, unit=unit,
+                                       selection=selection,
+                                       order=_next_order(ListUnit.objects.filter(army_list=army_list,
+                                                                                 list_formation=list_formation)))
     sizes = list(unit.sizes.all())
     size = next((s for s in sizes if s.code == size_code), None) if size_code else (sizes[0] if len(sizes) == 1 else None)
     if size_code and size is None:
@@ -189,9 +205,12 @@ def army_list_add_card(*, army_list: ArmyList, card_code: str, target_formation:
             raise ListOperationError("the card's target belongs to another list")
     if target_formation is not None and target_unit is not None:
         raise ListOperationError("a card goes to one formation or one unit, not both")
+    selection = None
+    if army_list.handbook.source == "battlescribe":
+        selection = _card_choices(army_list, card, target_formation or target_unit)
     _bump(army_list, expected_version)
     return ListCard.objects.create(army_list=army_list, card=card, target_formation=target_formation,
-                                   target_unit=target_unit,
+                                   target_unit=target_unit, selection=selection,
                                    order=_next_order(ListCard.objects.filter(army_list=army_list)))
 
 
@@ -216,54 +235,99 @@ def army_list_import(*, doc, owner=None, session_key: str = "", name: str | None
 
 @transaction.atomic
 def _write_document(doc: dict, *, owner, session_key: str, name: str | None) -> ArmyList:
-    def book(ref):
-        return hb.Handbook.objects.select_related("system").get(system__code=doc["system"], code=ref["code"],
-                                                                revision=ref["revision"])
+    """Write a resolved document with a fixed number of queries, whatever the list's size."""
+    system = doc["system"]
+    refs = {(doc["handbook"]["code"], doc["handbook"]["revision"])}
+    refs |= {(f["handbook"]["code"], f["handbook"]["revision"]) for f in doc.get("formations", []) if "handbook" in f}
+    books = {(b.code, b.revision): b for b in hb.Handbook.objects.select_related("system").filter(
+        system__code=system, code__in={c for c, _ in refs}) if (b.code, b.revision) in refs}
+    handbook = books[(doc["handbook"]["code"], doc["handbook"]["revision"])]
 
-    handbook = book(doc["handbook"])
+    def book_of(item) -> hb.Handbook:
+        return books[(item["handbook"]["code"], item["handbook"]["revision"])] if "handbook" in item else handbook
+
+    unit_docs = [(book_of(f), u) for f in doc.get("formations", []) for u in f.get("units", [])]
+    unit_docs += [(handbook, u) for u in doc.get("support", [])]
+    book_ids = [b.pk for b in books.values()]
+    formations = {(f.handbook_id, f.code): f for f in hb.Formation.objects.filter(
+        handbook_id__in=book_ids, code__in={f["formation"] for f in doc.get("formations", [])})}
+    box_codes = {u["box"] for _, u in unit_docs} | {f["via_box"] for f in doc.get("formations", []) if "via_box" in f}
+    boxes = {(b.handbook_id, b.code): b for b in hb.Box.objects.filter(handbook_id__in=book_ids, code__in=box_codes)}
+    units = {(u.handbook_id, u.code): u for u in hb.UnitEntry.objects.filter(
+        handbook_id__in=book_ids, code__in={u["unit"] for _, u in unit_docs})}
+    unit_ids = [u.pk for u in units.values()]
+    sizes = {(s.unit_id, s.code): s for s in hb.SizeOption.objects.filter(unit_id__in=unit_ids)}
+    upgrades = {(u.group.unit_id, u.group.code, u.code): u
+                for u in hb.Upgrade.objects.select_related("group").filter(group__unit_id__in=unit_ids)}
+    cards = {c.code: c for c in hb.CommandCard.objects.filter(
+        handbook=handbook, code__in={c["card"] for c in doc.get("cards", [])})}
+
     army_list = ArmyList.objects.create(
         owner=owner, session_key=session_key if owner is None else "", name=(name or doc["name"])[:120],
         system=handbook.system, handbook=handbook, points_limit=doc.get("points_limit"),
         variant=doc.get("variant") or "", year=doc.get("year"), notes=doc.get("notes", ""),
+        selections=doc.get("selections", []),
     )
-    by_pointer: dict[str, object] = {}
-    formations_created: list[ListFormation] = []
+    list_formations = []
+    for index, item in enumerate(doc.get("formations", [])):
+        book = book_of(item)
+        list_formations.append(ListFormation(
+            army_list=army_list, formation=formations[(book.pk, item["formation"])], allied=item.get("allied", False),
+            order=index, letter=item.get("letter", ""), selections=item.get("selections", []),
+            via_box=boxes[(book.pk, item["via_box"])] if "via_box" in item else None))
+    ListFormation.objects.bulk_create(list_formations)
+    with_parent = []
+    for item, list_formation in zip(doc.get("formations", []), list_formations):
+        if "parent" in item:
+            list_formation.parent = list_formations[int(item["parent"].rsplit("/", 1)[1])]
+            with_parent.append(list_formation)
+    if with_parent:
+        ListFormation.objects.bulk_update(with_parent, ["parent"])
 
-    def write_unit(unit_doc, book_obj, list_formation, order, pointer):
-        box = hb.Box.objects.get(handbook=book_obj, code=unit_doc["box"])
-        unit = hb.UnitEntry.objects.get(handbook=book_obj, code=unit_doc["unit"])
-        size = unit.sizes.get(code=unit_doc["size"]) if unit_doc.get("size") else None
-        list_unit = ListUnit.objects.create(army_list=army_list, list_formation=list_formation, box=box, unit=unit,
-                                            size=size, order=order, letter=unit_doc.get("letter", ""),
-                                            outflank=unit_doc.get("outflank", ""))
-        for item in unit_doc.get("upgrades", []):
-            group_code, _, option_code = item["upgrade"].partition("/")
-            upgrade = hb.Upgrade.objects.get(group__unit=unit, group__code=group_code, code=option_code)
-            chosen, created = ListUpgrade.objects.get_or_create(list_unit=list_unit, upgrade=upgrade,
-                                                                defaults={"quantity": item.get("quantity", 1)})
-            if not created:  # the same option listed twice: add the quantities
-                ListUpgrade.objects.filter(pk=chosen.pk).update(quantity=F("quantity") + item.get("quantity", 1))
+    by_pointer: dict[str, object] = {f"/formations/{i}": f for i, f in enumerate(list_formations)}
+    list_units: list[tuple[ListUnit, dict, hb.UnitEntry]] = []
+
+    def queue_unit(unit_doc, book, list_formation, order, pointer):
+        unit = units[(book.pk, unit_doc["unit"])]
+        selection = None
+        if "entry" in unit_doc:
+            selection = {"entry": unit_doc["entry"], "selections": unit_doc.get("selections", [])}
+        size = sizes[(unit.pk, unit_doc["size"])] if unit_doc.get("size") else None
+        list_unit = ListUnit(army_list=army_list, list_formation=list_formation, box=boxes[(book.pk, unit_doc["box"])],
+                             unit=unit, size=size, order=order, letter=unit_doc.get("letter", ""),
+                             outflank=unit_doc.get("outflank", ""), selection=selection)
+        list_units.append((list_unit, unit_doc, unit))
         by_pointer[pointer] = list_unit
 
     for index, item in enumerate(doc.get("formations", [])):
-        book_obj = book(item["handbook"]) if "handbook" in item else handbook
-        formation = hb.Formation.objects.get(handbook=book_obj, code=item["formation"])
-        parent = formations_created[int(item["parent"].rsplit("/", 1)[1])] if "parent" in item else None
-        via_box = hb.Box.objects.get(handbook=book_obj, code=item["via_box"]) if "via_box" in item else None
-        list_formation = ListFormation.objects.create(army_list=army_list, formation=formation,
-                                                      allied=item.get("allied", False), order=index,
-                                                      letter=item.get("letter", ""), parent=parent, via_box=via_box)
-        formations_created.append(list_formation)
-        by_pointer[f"/formations/{index}"] = list_formation
         for u_index, unit_doc in enumerate(item.get("units", [])):
-            write_unit(unit_doc, book_obj, list_formation, u_index, f"/formations/{index}/units/{u_index}")
+            queue_unit(unit_doc, book_of(item), list_formations[index], u_index, f"/formations/{index}/units/{u_index}")
     for index, unit_doc in enumerate(doc.get("support", [])):
-        write_unit(unit_doc, handbook, None, index, f"/support/{index}")
+        queue_unit(unit_doc, handbook, None, index, f"/support/{index}")
+    ListUnit.objects.bulk_create([lu for lu, _, _ in list_units])
+
+    quantities: dict[tuple[int, int], int] = {}
+    for list_unit, unit_doc, unit in list_units:
+        for item in unit_doc.get("upgrades", []):
+            group_code, _, option_code = item["upgrade"].partition("/")
+            upgrade = upgrades[(unit.pk, group_code, option_code)]
+            key = (list_unit.pk, upgrade.pk)  # the same option listed twice: the quantities add up
+            quantities[key] = quantities.get(key, 0) + item.get("quantity", 1)
+    ListUpgrade.objects.bulk_create([ListUpgrade(list_unit_id=lu, upgrade_id=up, quantity=q)
+                                     for (lu, up), q in quantities.items()])
+
+    list_cards = []
     for index, item in enumerate(doc.get("cards", [])):
         target = by_pointer.get(item.get("target")) if item.get("target") else None
-        ListCard.objects.create(army_list=army_list, card=hb.CommandCard.objects.get(handbook=handbook, code=item["card"]),
-                                target_formation=target if isinstance(target, ListFormation) else None,
-                                target_unit=target if isinstance(target, ListUnit) else None, order=index)
+        selection = None
+        if "entry" in item:
+            selection = {"entry": item["entry"], "via": item.get("via", []), "selections": item.get("selections", [])}
+            if item.get("number", 1) != 1:
+                selection["number"] = item["number"]
+        list_cards.append(ListCard(army_list=army_list, card=cards[item["card"]], order=index, selection=selection,
+                                   target_formation=target if isinstance(target, ListFormation) else None,
+                                   target_unit=target if isinstance(target, ListUnit) else None))
+    ListCard.objects.bulk_create(list_cards)
     return army_list
 
 
@@ -315,3 +379,137 @@ def army_list_set_setup(*, army_list: ArmyList, list_unit: ListUnit | None = Non
     type(target).objects.filter(pk=target.pk).update(**fields)
     for key, value in fields.items():
         setattr(target, key, value)
+
+
+# -- books imported from BattleScribe: the list holds the selections themselves --------------------------
+def _edit(fn, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except editing.EditError as exc:
+        raise ListOperationError(str(exc)) from None
+
+
+def _root_entry(data, formation_code: str):
+    catalogue = data.catalogue
+    slot = catalogue.root_layout().find(data.formations[formation_code].extra.get("bs", {}).get("path", formation_code))
+    if slot is None:
+        raise ListOperationError(f"{data.formations[formation_code].name} is not offered by the book's data")
+    return slot
+
+
+def _formation_choices(army_list: ArmyList, formation: hb.Formation) -> list:
+    """A new formation's own compulsory choices (not its units: those the player picks in its boxes)."""
+    force = army_list_force(army_list)
+    data = handbook_data(formation.handbook_id)
+    pointer = f"/formations/{len(force.formations)}"
+    added = ForceFormation(pointer=pointer, index=len(force.formations), handbook=data,
+                           formation=data.formations[formation.code], allied=formation.handbook_id != army_list.handbook_id)
+    force = dataclasses.replace(force, formations=(*force.formations, added))
+    return _edit(editing.completed, force, pointer, [], points=data.catalogue.points, skip_roles=("unit",))
+
+
+def _unit_choices(army_list: ArmyList, list_formation: ListFormation | None, box: hb.Box, unit: hb.UnitEntry) -> dict:
+    """A unit picked in a box, as the selection it is made through with its compulsory choices made (its
+    default size, the cheapest way, as BattleScribe selects them)."""
+    force = army_list_force(army_list)
+    data = handbook_data(box.handbook_id)
+    box_data, unit_data = data.boxes[box.code], data.units[unit.code]
+    place = box_data.extra.get("bs", {}).get("id", box.code)
+    entry = unit_data.extra.get("bs", {}).get("entry", unit.code)
+    if list_formation is None:
+        slot = editing.unit_slot(data.catalogue, None, entry, place)
+        pointer = f"/support/{len(force.support)}"
+        added = ForceUnit(pointer=pointer, box=box_data, unit=unit_data,
+                          selection=SelectionData(slot.path) if slot else None)
+        new_force = dataclasses.replace(force, support=(*force.support, added))
+    else:
+        index = pointer_of(army_list, list_formation)
+        formation = next(f for f in force.formations if f.pointer == index)
+        root = _root_entry(data, formation.formation.code)
+        slot = editing.unit_slot(data.catalogue, root.entry, entry, place)
+        pointer = f"{index}/units/{len(formation.units)}"
+        added = ForceUnit(pointer=pointer, box=box_data, unit=unit_data, formation_index=formation.index,
+                          selection=SelectionData(slot.path) if slot else None)
+        formations = [dataclasses.replace(f, units=(*f.units, added)) if f is formation else f
+                      for f in force.formations]
+        new_force = dataclasses.replace(force, formations=tuple(formations))
+    if slot is None:
+        raise ListOperationError(f"the data offers no {unit.name} in the box '{box.name}'")
+    return _edit(editing.completed, new_force, pointer, {"entry": slot.path, "selections": []},
+                 points=data.catalogue.points, skip_roles=())
+
+
+def _card_choices(army_list: ArmyList, card: hb.CommandCard, target) -> dict:
+    """Where a card goes under its target (or the force) and its own compulsory sub-choices."""
+    force = army_list_force(army_list)
+    data = handbook_data(army_list.handbook_id)
+    catalogue = data.catalogue
+    entry = card.extra.get("bs", {}).get("entry", card.code) if isinstance(card.extra, dict) else card.code
+    holder, target_pointer = None, None
+    if target is not None:
+        target_pointer = pointer_of(army_list, target)
+        doc = next(s for s in _selections_by_pointer(force) if s[0] == target_pointer)
+        holder = doc[1]
+    place = editing.card_place(catalogue, holder, entry)
+    if place is None:
+        where = "the force" if target is None else str(target)
+        raise ListOperationError(f"{card.name} cannot be given to {where}: the data does not offer it there")
+    via, path = place
+    pointer = f"/cards/{len(force.cards)}"
+    target_view = None
+    if target_pointer is not None:
+        target_view = next((u for u in force.all_units() if u.pointer == target_pointer), None) or \
+            next((f for f in force.formations if f.pointer == target_pointer), None)
+    added = ForceCard(pointer=pointer, card=data.cards[card.code], target_pointer=target_pointer, target=target_view,
+                      selection=SelectionData(path), via=tuple(via))
+    new_force = dataclasses.replace(force, cards=(*force.cards, added))
+    done = _edit(editing.completed, new_force, pointer, {"entry": path, "selections": []}, points=catalogue.points,
+                 skip_roles=())
+    return {"entry": path, "via": list(via), "selections": done.get("selections", [])}
+
+
+def _selections_by_pointer(force):
+    """(pointer, the entry it is selected through) for every formation and unit of a force."""
+    built = force_roster(force)
+    for pointer, sel in {**built.formations, **built.units}.items():
+        yield pointer, sel.entry
+
+
+def _holder_doc(obj):
+    if isinstance(obj, ArmyList):
+        return list(obj.selections or [])
+    if isinstance(obj, ListFormation):
+        return list(obj.selections or [])
+    return dict(obj.selection or {"entry": "", "selections": []})
+
+
+@transaction.atomic
+def army_list_set_selection(*, army_list: ArmyList, pointer: str, at: tuple = (), entry: str, number: int,
+                            expected_version: int | None = None):
+    """Choose ``number`` of ``entry`` under a selection of a list on an imported book (0 removes it).
+
+    ``pointer`` names what holds the selections ("" for the force, a formation, a unit or a card) and ``at``
+    the child indices from it down to the selection the choice is made under. A choice in a pick-one group
+    replaces the one already made there, and a new choice comes with its own compulsory choices.
+    """
+    if army_list.handbook.source != "battlescribe":
+        raise ListOperationError(f"{army_list.handbook.name} has sizes and options, not selections")
+    try:
+        holder = list_object_at(army_list, pointer)
+    except PointerError as exc:
+        raise ListOperationError(str(exc)) from None
+    force = army_list_force(army_list)
+    catalogue = force.handbook.catalogue
+    doc = _edit(editing.set_number, force, pointer if pointer != "/" else "", _holder_doc(holder), tuple(at),
+                entry, number, points=catalogue.points)
+    _bump(army_list, expected_version)
+    if isinstance(holder, ArmyList):
+        ArmyList.objects.filter(pk=holder.pk).update(selections=doc)
+        army_list.selections = doc
+    elif isinstance(holder, ListFormation):
+        ListFormation.objects.filter(pk=holder.pk).update(selections=doc)
+    else:
+        if isinstance(holder, ListCard):
+            doc = {**(holder.selection or {}), **doc}
+        type(holder).objects.filter(pk=holder.pk).update(selection=doc)
+    return holder

@@ -3,9 +3,11 @@
 Everything a page shows is decided here (and tested here), so the template has no logic
 beyond loops and the PDF tests only need to check that it reached the page.
 """
+import re
 from dataclasses import dataclass, field
 
 from armybuilder.lists.reporting import FIGURE_LABELS
+from armybuilder.rules.battlescribe.check import display_name
 from armybuilder.rules.force import Force, ForceCard, ForceFormation, ForceUnit
 from armybuilder.rules.generic import card_points, unit_points
 from armybuilder.rules.report import Report
@@ -232,12 +234,50 @@ def _points(value: int, uses_points: bool) -> int | None:
     return value if uses_points else None
 
 
-def _upgrades(unit: ForceUnit) -> list[UpgradeLine]:
+SIZE_GROUP = re.compile(r"size|configuration", re.I)
+
+
+def _imported(unit: ForceUnit, report: Report):
+    """Books imported from BattleScribe: (its size, the rest of what is chosen) read off its selections."""
+    context = report.context
+    sel = context.roster.units.get(unit.pointer) if context is not None else None
+    if sel is None:
+        return "", []
+    evaluation = context.evaluation
+    lines = []
+    size_found = [""]
+
+    def walk(node, trail: str):
+        for child in node.children:
+            if child.role == "card":
+                continue
+            name = display_name(evaluation.name(child))
+            if not trail and not size_found[0] and child.slot.groups and SIZE_GROUP.search(child.slot.groups[0].entry.name):
+                size_found[0] = f"{name} ×{child.number}" if child.number > 1 else name
+            else:
+                lines.append(UpgradeLine(f"{trail}{name}", child.number))
+            walk(child, f"{trail}{name} › " if trail or child.children else trail)
+
+    walk(sel, "")
+    return size_found[0], lines
+
+
+def _upgrades(unit: ForceUnit, report: Report | None = None) -> list[UpgradeLine]:
+    if unit.selection is not None and report is not None:
+        return _imported(unit, report)[1]
     return [UpgradeLine(chosen.upgrade.name, chosen.quantity) for chosen in unit.upgrades]
 
 
-def _size(unit: ForceUnit) -> str:
+def _size(unit: ForceUnit, report: Report | None = None) -> str:
+    if unit.selection is not None and report is not None:
+        return _imported(unit, report)[0]
     return unit.size.label if unit.size else "size not chosen"
+
+
+def _teams(unit: ForceUnit, report: Report) -> int:
+    if unit.selection is not None:
+        return report.figures.get("unit_teams", {}).get(unit.pointer, 0)
+    return unit.teams
 
 
 def _unit_points(unit: ForceUnit, report: Report) -> int:
@@ -246,7 +286,7 @@ def _unit_points(unit: ForceUnit, report: Report) -> int:
 
 def _roster_unit(unit: ForceUnit, report: Report, uses_points: bool) -> RosterUnit:
     return RosterUnit(pointer=unit.pointer, box=unit.box.name, name=unit.unit.name, card_code=unit.unit.card_code,
-                      size=_size(unit), teams=unit.teams, upgrades=_upgrades(unit),
+                      size=_size(unit, report), teams=_teams(unit, report), upgrades=_upgrades(unit, report),
                       points=_points(_unit_points(unit, report), uses_points),
                       # marked only inside a formation: the Support section needs no mark
                       support=unit.formation_index is not None and not unit.box.part_of_formation)
@@ -322,6 +362,8 @@ def _figures(report: Report, uses_points: bool) -> list[Cell]:
 # ---------------------------------------------------------------- unit cards and the rules appendix
 
 def _unit_key(unit: ForceUnit, book_key) -> tuple:
+    if unit.selection is not None:
+        return (book_key, unit.unit.code, unit.selection)
     return (book_key, unit.unit.code, unit.size.code if unit.size else None,
             tuple(sorted((u.upgrade.code, u.quantity) for u in unit.upgrades)))
 
@@ -368,7 +410,7 @@ def unit_cards(force: Force, report: Report, sheets: dict) -> list[UnitCard]:
         sheet = sheets.get((book.key, unit.unit.code))
         cards[key] = UnitCard(
             name=unit.unit.name, card_code=unit.unit.card_code, unit_type=unit.unit.unit_type, count=1,
-            size=_size(unit), teams=unit.teams, upgrades=_upgrades(unit),
+            size=_size(unit, report), teams=_teams(unit, report), upgrades=_upgrades(unit, report),
             points=_points(_unit_points(unit, report), uses_points),
             book=book.name if book.key != force.handbook.key else "",
             blocks=card_blocks(sheet, force.system) if sheet else [],

@@ -1,5 +1,6 @@
 """Entry point: pick the system's rules module and run it."""
-from . import bspricing, fow, hof, oww2, waf
+from . import fow, hof, oww2, waf
+from .battlescribe.system import BattleScribeRules
 from .force import Force
 from .report import ERROR, Report
 
@@ -13,9 +14,9 @@ def register(module) -> None:
 def check(force: Force) -> Report:
     report = Report(system=force.system, points_limit=force.points_limit)
     module = MODULES.get(force.system)
-    if module is None and force.handbook.source == bspricing.SOURCE:
+    if module is None and force.handbook.catalogue is not None:
         # A game system imported from BattleScribe with no rules module of its own (e.g. Phalanx).
-        module = bspricing.GenericRules(force.system)
+        module = BattleScribeRules(force.system)
     if module is None:
         report.add("force.system.unsupported", ERROR, f"No rules are known for the system '{force.system}'.", "/system")
         return report

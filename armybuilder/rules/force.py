@@ -6,6 +6,7 @@ builder page.
 """
 from dataclasses import dataclass, field
 
+from .battlescribe.tree import SelectionData
 from .gamedata import BoxData, CardData, FormationData, HandbookData, SizeData, UnitData, UpgradeData
 
 
@@ -25,6 +26,9 @@ class ForceUnit:
     formation_index: int | None = None  # None: force-level support
     letter: str = ""
     outflank: str = ""  # War Ain't Fair: left | right, kept secret from the opponent
+    # Books imported from BattleScribe: the unit's selection (entry path under its formation, or under the
+    # force for support) with everything chosen below it. Size and upgrades stay empty for those books.
+    selection: SelectionData | None = None
 
     @property
     def teams(self) -> int:
@@ -46,6 +50,8 @@ class ForceFormation:
     parent_index: int | None = None  # Operation WW2: bought with the options of another formation
     via_box: BoxData | None = None
     letter: str = ""
+    # Books imported from BattleScribe: formation-level choices (units are in ``units``).
+    selections: tuple = ()  # SelectionData
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +60,10 @@ class ForceCard:
     card: CardData
     target_pointer: str | None = None
     target: ForceFormation | ForceUnit | None = None
+    # Books imported from BattleScribe: the card's entry path under what holds it (its target, or the force),
+    # the entries it sits inside on the way (e.g. a root "Command Cards" entry) and its own sub-choices.
+    selection: SelectionData | None = None
+    via: tuple = ()  # entry paths, outermost first
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +77,8 @@ class Force:
     formations: tuple = ()
     support: tuple = ()  # ForceUnit from force-level support boxes
     cards: tuple = ()
+    # Books imported from BattleScribe: root choices that are not formations, support or cards.
+    selections: tuple = ()  # SelectionData
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def all_units(self):

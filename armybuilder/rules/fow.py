@@ -4,6 +4,7 @@ from collections import Counter, defaultdict
 from . import generic
 from .force import Force, ForceFormation, ForceUnit
 from .gamedata import in_variant
+from .battlescribe.check import check_battlescribe, unit_teams, unit_transports
 from .report import ERROR, WARNING, Report, RuleRef
 
 SYSTEM = "fow4"
@@ -35,12 +36,11 @@ RULES = {
 P = "fow"
 
 
-# Pricing plug-ins by handbook source; BattleScribe data may price units from modifiers over the whole force.
-PRICING: dict[str, type] = {}
-
-
 def check(force: Force, report: Report) -> None:
-    generic.sum_points(force, report, PRICING.get(force.handbook.source, generic.Pricing)(force))
+    if force.handbook.catalogue is not None:
+        check_imported(force, report)
+        return
+    generic.sum_points(force, report)
     check_formations(force, report)
     generic.check_box_picks(force, report, P, RULES)
     generic.check_unit_options(force, report, P, RULES)
@@ -56,16 +56,33 @@ def check(force: Force, report: Report) -> None:
     figures(force, report)
 
 
+def check_imported(force: Force, report: Report) -> None:
+    """A force on books imported from BattleScribe: the data's own costs, limits and visibility decide
+    (evaluated over the list's selections), with the diagram rules the data does not hold on top."""
+    result = check_battlescribe(force, report, prefix=P, system_name="Flames of War")
+    report.context = result
+    check_formations(force, report, counted_by_data=True)
+    check_support_sources(force, report)
+    check_same_book(force, report)
+    check_allies(force, report)
+    check_observers(force, report)
+    generic.check_points_limit(force, report, RULES["points"], f"{P}.points.over_limit")
+    check_formation_strength(force, report)
+    figures(force, report, result)
+
+
 def formation_names(force: Force) -> str:
     return generic.names(f.name for f in force.handbook.formations.values()
                          if in_variant(f.variants, force.variant))
 
 
-def check_formations(force: Force, report: Report) -> None:
-    if not force.formations:
+def check_formations(force: Force, report: Report, *, counted_by_data: bool = False) -> None:
+    """``counted_by_data``: imported books say themselves what counts as a formation (any root choice in their
+    Formations category, e.g. a Formation Support unit that is one), so only the allies rule is ours."""
+    if not force.formations and not counted_by_data:
         report.add(f"{P}.force.no_formation", ERROR, "The force has no formation.", "/formations",
                    RULES["formations"], f"Add a formation from: {formation_names(force)}.")
-    elif all(f.allied for f in force.formations):
+    elif force.formations and all(f.allied for f in force.formations):
         report.add(f"{P}.force.only_allied", ERROR,
                    "Every formation is allied; the force needs at least one formation of its own nation.",
                    "/formations", RULES["formations"], f"Add a formation from: {formation_names(force)}.")
@@ -303,16 +320,24 @@ def game_units(unit: ForceUnit) -> int:
     return unit.unit.game_units + sum(u.upgrade.adds_game_units * u.quantity for u in unit.upgrades)
 
 
-def figures(force: Force, report: Report) -> None:
+def figures(force: Force, report: Report, imported=None) -> None:
     units = list(force.all_units())
     limit = force.points_limit
     basis = limit if limit is not None else report.total_points
+    if imported is not None:
+        teams = {u.pointer: unit_teams(imported, u.pointer) for u in units}
+        report.figures["unit_teams"] = teams
+        team_count = sum(teams.values())
+        game_unit_count = sum(1 + unit_transports(imported, u.pointer) for u in units)
+    else:
+        team_count = sum(u.teams for u in units)
+        game_unit_count = sum(game_units(u) for u in units)
     report.figures.update({
         "formations": len(force.formations),
         "allied_formations": sum(1 for f in force.formations if f.allied),
         "purchases": len(units),
-        "game_units": sum(game_units(u) for u in units),
-        "teams": sum(u.teams for u in units),
+        "game_units": game_unit_count,
+        "teams": team_count,
         "observers": sum(1 for u in units if u.unit.is_observer),
         # In missions with Reserves at most 60% of the agreed points may start on the table.
         "reserves_on_table_max": basis * 60 // 100,

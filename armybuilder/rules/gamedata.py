@@ -218,6 +218,8 @@ class HandbookData:
     system_name: str = ""
     source: str = "file"  # file | battlescribe
     extra: dict = field(default_factory=dict, compare=False, hash=False)
+    # Books imported from BattleScribe: the compiled catalogue (armybuilder.rules.battlescribe.Catalogue).
+    catalogue: object = field(default=None, compare=False, hash=False)
 
     @property
     def key(self) -> tuple[str, str, int]:

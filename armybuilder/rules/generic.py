@@ -21,23 +21,8 @@ def card_points(card: ForceCard) -> int:
     return card.card.points
 
 
-class Pricing:
-    """How a system prices units and cards; a subclass can read the whole force (BattleScribe modifiers)."""
-
-    def __init__(self, force: Force):
-        self.force = force
-
-    def unit(self, unit: ForceUnit) -> int:
-        return unit_points(unit)
-
-    def card(self, card: ForceCard) -> int:
-        return card_points(card)
-
-
-def sum_points(force: Force, report: Report, pricing: Pricing | None = None) -> None:
+def sum_points(force: Force, report: Report) -> None:
     """Points per unit, per formation (its own units), support, cards and the total."""
-    pricing = pricing or Pricing(force)
-    unit_points, card_points = pricing.unit, pricing.card  # noqa: F811 - local names for the loop
     total = 0
     for formation in force.formations:
         own = 0
@@ -58,9 +43,6 @@ def sum_points(force: Force, report: Report, pricing: Pricing | None = None) -> 
     for card in force.cards:
         report.card_points += card_points(card)
     report.total_points = total + report.card_points
-    report_into = getattr(pricing, "report_into", None)
-    if report_into is not None:  # pricing that found problems (unpriced modifiers) or other cost types
-        report_into(report)
 
 
 def names(items) -> str:

@@ -40,8 +40,12 @@ class Report:
     formation_points: dict = field(default_factory=dict)  # pointer -> points of units in the formation
     support_points: int = 0
     card_points: int = 0
+    force_points: int = 0  # imported books: the force's own choices (e.g. a required root entry)
     figures: dict = field(default_factory=dict)
     issues: list = field(default_factory=list)
+    # What the system's check worked out beyond the report (e.g. a BattleScribe evaluation), for callers
+    # that show more; never serialised.
+    context: object = field(default=None, repr=False, compare=False)
 
     @property
     def legal(self) -> bool:
@@ -71,6 +75,7 @@ class Report:
             "formation_points": self.formation_points,
             "support_points": self.support_points,
             "card_points": self.card_points,
+            "force_points": self.force_points,
             "figures": self.figures,
             "issues": [i.as_dict() for i in self.issues],
         }

@@ -14,6 +14,7 @@ from armybuilder.rules.generic import card_points
 from armybuilder.rules.report import Issue, Report
 
 from .figures import figure_groups, option_pool_text
+from .selection_tree import choice_groups
 
 KIND_LABELS = {"hq": "HQ", "black": "Compulsory", "grey": "Optional", "options": "Options"}
 COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
@@ -123,6 +124,7 @@ class UnitView:
     letter: str = ""
     outflank: str = ""
     option_cost: int = 0  # Operation WW2: bought from the formation's options pool
+    choices: list | None = None  # books imported from BattleScribe: ChoiceGroup, the selections under the unit
 
     @property
     def outflank_label(self) -> str:
@@ -340,7 +342,22 @@ class _Builder:
         self.issue_views = [IssueView(i, "", "") for i in report.issues]
 
     # -- units --------------------------------------------------------------------------------------------
+    def imported_unit_view(self, unit: ForceUnit) -> UnitView:
+        context = self.report.context
+        sel = context.roster.units.get(unit.pointer) if context is not None else None
+        choices = []
+        if sel is not None:
+            choices = choice_groups(context.evaluation, sel, points=sel.force.catalogue.points)
+        anchor = anchor_for_pointer(unit.pointer)
+        self.anchors.add(anchor)
+        self.where[anchor] = unit.unit.name
+        teams = self.report.figures.get("unit_teams", {}).get(unit.pointer, 0)
+        return UnitView(unit.pointer, anchor, unit.unit.name, unit.unit.card_code,
+                        self.report.unit_points.get(unit.pointer, 0), teams, "", [], [], choices=choices)
+
     def unit_view(self, unit: ForceUnit, book: HandbookData) -> UnitView:
+        if unit.selection is not None:
+            return self.imported_unit_view(unit)
         data = unit.unit
         sizes = []
         for size in data.sizes:

@@ -111,6 +111,19 @@ class UpgradeForm(UnitForm):
     swap = forms.BooleanField(required=False)
 
 
+class SelectForm(VersionForm):
+    """A choice under a selection of a list on an imported book: how many of an entry (0 removes it)."""
+
+    holder = forms.RegexField(r"^(|/(formations|support|cards)/\d{1,4}(/units/\d{1,4})?)$", max_length=40,
+                              required=False)
+    at = forms.RegexField(r"^(\d{1,4}(,\d{1,4}){0,15})?$", max_length=80, required=False)
+    entry = forms.CharField(max_length=400)
+    number = forms.IntegerField(min_value=0, max_value=10000)
+
+    def clean_at(self):
+        return tuple(int(i) for i in self.cleaned_data["at"].split(",") if i != "")
+
+
 class AddCardForm(VersionForm):
     card = code_field()
     target = forms.RegexField(POINTER, max_length=40, required=False)

@@ -222,6 +222,11 @@ def _upgrade(army_list, data, version):
                              expected_version=version)
 
 
+def _select(army_list, data, version):
+    list_services.army_list_set_selection(army_list=army_list, pointer=data["holder"] or "", at=data["at"],
+                                          entry=data["entry"], number=data["number"], expected_version=version)
+
+
 def _add_card(army_list, data, version):
     target = list_target_at(army_list, data["target"]) if data["target"] else None
     list_services.army_list_add_card(army_list=army_list, card_code=data["card"], expected_version=version,
@@ -246,6 +251,7 @@ ACTIONS = {
     "remove-unit": Action(forms.UnitForm, _remove_unit),
     "size": Action(forms.SizeForm, _size),
     "upgrade": Action(forms.UpgradeForm, _upgrade),
+    "select": Action(forms.SelectForm, _select),
     "add-card": Action(forms.AddCardForm, _add_card),
     "remove-card": Action(forms.CardForm, _remove_card),
     "visibility": Action(forms.VisibilityForm, _visibility, "Sharing updated."),

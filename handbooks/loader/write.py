@@ -101,6 +101,8 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
         content_hash=digest, is_current=True, extra=doc.get("extra", {}),
     )
     handbook.allied_nations.set([nations[c] for c in doc.get("allied_nations", [])])
+    if doc.get("catalogue"):
+        m.HandbookCatalogue.objects.create(handbook=handbook, document=doc["catalogue"])
     links = _M2M()
 
     rules = m.SpecialRule.objects.bulk_create(

@@ -50,9 +50,24 @@ def test_roster_and_formation_decrement(mini):
     assert evaluate_costs(mini, no_card).total("pts") == 7
 
 
-def test_not_understood_cost_modifier_raises(mini):
-    with pytest.raises(UnsupportedModifier, match="limit::pts"):
-        evaluate_costs(mini, force(sel("l-sup::sup-1")))
+def test_the_points_limit_counts_in_limit_conditions(mini):
+    # sup-1 costs 10, +1 when the roster's pts limit is at least 100 (condition field limit::pts)
+    assert evaluate_costs(mini, force(sel("l-sup::sup-1"))).total("pts") == 10
+    assert evaluate_costs(mini, force(sel("l-sup::sup-1")), cost_limits={"pts": 100}).total("pts") == 11
+    assert evaluate_costs(mini, force(sel("l-sup::sup-1")), cost_limits={"pts": 99}).total("pts") == 10
+
+
+def test_a_cost_modifier_of_an_unknown_kind_raises(mini):
+    from armybuilder.interchange.battlescribe.index import Index
+
+    index = Index(mini.system, list(mini.catalogues.values()))
+    node = index.catalogues["cat-1"].by_id["tank-plt"]
+    node.modifiers = [*node.modifiers, {"type": "multiply", "field": "pts", "kind": "cost", "value": 2}]
+    try:
+        with pytest.raises(UnsupportedModifier, match="multiply"):
+            evaluate_costs(index, force(sel("tank-plt", sel("m-short", number=3))))
+    finally:
+        node.modifiers = node.modifiers[:-1]
 
 
 def test_bad_trees_are_refused(mini):
@@ -65,7 +80,6 @@ def test_bad_trees_are_refused(mini):
 
 
 def test_repeats_and_round_up():
-    from armybuilder.interchange.battlescribe.costs import CostEvaluator
     from armybuilder.interchange.battlescribe.index import Index
     from armybuilder.interchange.battlescribe.nodes import Catalogue, CostType, Node
 
@@ -84,7 +98,7 @@ def test_repeats_and_round_up():
     index = Index(system, [cat])
     tree = {"catalogue": "c", "selections": [sel("h", sel("u"), sel("m", number=5))]}
     # 5 models: floor(5/2)*3 = 6 increments of 1; ceil(5/4) = 2 decrements of 10
-    assert CostEvaluator(index).evaluate(tree).total("pts") == 1 + 6 - 20
+    assert evaluate_costs(index, tree).total("pts") == 1 + 6 - 20
 
 
 # -- pinned prices from the real BSData library --------------------------------------------

@@ -25,7 +25,9 @@ def by_code(items, code):
 def test_header(mapped):
     lib, rep, doc = mapped
     assert not check_schema(doc, "mini")
-    assert (doc["code"], doc["nation"], doc["period"], doc["revision"]) == ("cat-1", "germany", "Mid-War", 4)
+    assert (doc["code"], doc["nation"], doc["period"]) == ("cat-1", "germany", "Mid-War")
+    # No handbook revision of its own: a changed catalogue (or a newer importer) makes the next revision.
+    assert "revision" not in doc and doc["extra"]["battlescribe"]["revision"] == 4
     assert doc["extra"]["battlescribe"]["game_system_id"] == "gs-1"
 
 
@@ -86,19 +88,22 @@ def test_support_and_cards(mapped):
     assert cards["card-f1"]["targets"] == {"formations": ["l-form::form-1"]}
 
 
-def test_rule_and_card_texts_are_not_copied(mapped):
+def test_rule_and_card_texts_live_only_in_the_catalogue_document(mapped):
+    # The user's import keeps the data's own texts for unit cards, in the catalogue document only;
+    # the handbook's rows hold names.
     _, _, doc = mapped
-    text = json.dumps(doc)
-    assert "INVENTED RULE TEXT" not in text and "INVENTED CARD TEXT" not in text
+    flattened = json.dumps({k: v for k, v in doc.items() if k != "catalogue"})
+    assert "INVENTED RULE TEXT" not in flattened and "INVENTED CARD TEXT" not in flattened
     assert doc["special_rules"] == [{"code": "rule-pa", "name": "Protected Ammo"}]
+    assert doc["catalogue"]["rules"]["rule-pa"]["description"] == "INVENTED RULE TEXT THAT MUST NOT BE COPIED"
 
 
 def test_report_lists_what_is_not_mapped(mapped):
     _, rep, _ = mapped
     found = {(u.severity, u.id, u.what) for u in rep.unmapped}
     assert ("error", "l-lost", "entryLink") in found  # link to a missing entry
-    assert ("error", "l-sup::sup-1", "cost modifier") in found  # limit:: condition: not understood → error
     assert ("warning", "sup-1", "fooBar") in found  # unknown element
+    assert not [u for u in rep.unmapped if u.what == "not evaluated"]  # limit::pts conditions are evaluated
     assert rep.counts["units"] == 3 and rep.counts["formations"] == 1 and rep.counts["command cards"] == 2
 
 
@@ -107,7 +112,8 @@ def test_load_and_reimport_is_idempotent(mini_dir, systems):
     out = io.StringIO()
     call_command("import_battlescribe", str(mini_dir), stdout=out)
     handbook = m.Handbook.objects.get(code="cat-1")
-    assert handbook.revision == 4 and handbook.source == "battlescribe" and handbook.nation.code == "germany"
+    assert handbook.revision == 1 and handbook.source == "battlescribe" and handbook.nation.code == "germany"
+    assert handbook.catalogue.document["catalogue"] == {"id": "cat-1", "name": "Mid-War - Test German", "revision": 4}
     assert m.ProfileType.objects.filter(system__code="fow4", code="pt-tank").exists()
     tank = handbook.units.get(code="tank-plt")
     assert list(tank.sizes.values_list("points", flat=True)) == [13, 17, 21]
@@ -142,3 +148,15 @@ def test_library_catalogue_is_used_through_links(mini_dir):
     doc = next(d for r, d in lib.documents if r.catalogue_id == "cat-user")
     assert doc["nation"] == "britain" and doc["period"] == "Late-War"
     assert [f["code"] for f in doc["formations"]] == ["l-form::form-1"]  # imported root entries
+
+
+def test_constructs_the_evaluator_does_not_evaluate_are_reported_as_errors(mini_dir):
+    from .conftest import CAT
+
+    odd = CAT.replace('<modifier type="increment" field="pts" value="2">',
+                      '<modifier type="multiply" field="pts" value="2">', 1)
+    (mini_dir / "mini.cat").write_text(odd, encoding="utf-8")
+    lib = map_library([mini_dir])
+    (rep, _), = lib.documents
+    found = [(u.severity, u.id, u.reason) for u in rep.unmapped if u.what == "not evaluated"]
+    assert found == [("error", "inf-plt", "modifier type 'multiply' on 'pts'")]

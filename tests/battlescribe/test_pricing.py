@@ -2,16 +2,16 @@
 
 The mini catalogue is our own invention: a tank platoon priced by its number of tanks, a rifle
 platoon with an upgrade-dependent increment and a card-and-formation discount, and a support
-platoon whose cost modifier the evaluator does not understand.
+platoon priced by the list's points limit (a ``limit::pts`` condition). Every expected price is
+worked out from the catalogue text in conftest.py.
 """
 import pytest
 
 from armybuilder.interchange.battlescribe import import_library
-from armybuilder.interchange.battlescribe.cheapest import engine_check
 from armybuilder.lists.selectors import list_document_report
-from armybuilder.rules import bspricing, check
-from armybuilder.rules.force import Force, ForceUnit
-from armybuilder.rules.gamedata import BoxData, HandbookData, SizeData, UnitData
+from armybuilder.rules import check
+
+from .listdocs import card, document, formation, sel, unit
 
 pytestmark = pytest.mark.django_db
 
@@ -20,95 +20,89 @@ pytestmark = pytest.mark.django_db
 def mini_book(systems, mini_dir):
     report = import_library([mini_dir])
     assert report.written, "\n".join(report.lines())
-    return {"code": "cat-1", "revision": 4}
+    return {"code": "cat-1", "revision": 1}
 
 
 F = "l-form::form-1"  # the formation's code: entry link :: its target
 
 
-def doc(book, formations=(), support=(), cards=()):
-    return {"format": "armybuilder-list", "version": 1, "name": "Mini", "system": "fow4", "handbook": book,
-            "points_limit": 100, "formations": list(formations), "support": list(support), "cards": list(cards)}
+def hq(*models):
+    return unit(F + "/b-hq", "tank-plt", "l-hq::tank-plt", *models)
 
 
-def unit(box, code, size, *upgrades):
-    return {"box": box, "unit": code, "size": size, "upgrades": [{"upgrade": u, "quantity": q} for u, q in upgrades]}
+def three_tanks():
+    return hq(sel("m-short", number=3))
 
 
-def test_the_pricing_is_registered_for_battlescribe_handbooks():
-    from armybuilder.rules import fow
-
-    assert fow.PRICING["battlescribe"] is bspricing.BattleScribePricing
+def rifles(*selections):
+    return unit(F + "/b-p2", "inf-plt", "l-p2b::inf-plt", *selections)
 
 
 def test_tank_platoon_costs_what_its_number_of_tanks_sets(mini_book):
-    for size, points in (("tank-plt/n3", 13), ("tank-plt/n4", 17), ("tank-plt/n5", 21)):
-        list_doc = doc(mini_book, [{"formation": "l-form::form-1", "allied": False,
-                                    "units": [unit(F + "/b-hq", "tank-plt", size)]}])
-        _, report = list_document_report(list_doc)
+    for tanks, points in ((3, 13), (4, 17), (5, 21)):
+        _, report = list_document_report(document(mini_book, [formation(F, hq(sel("m-short", number=tanks)))]))
         assert report.unit_points["/formations/0/units/0"] == points
 
 
 def test_long_guns_add_their_own_cost_on_top_of_the_set_price(mini_book):
-    # four tanks, two of them with the long gun (1 each): 17 + 2; the other two are the default model.
-    list_doc = doc(mini_book, [{"formation": "l-form::form-1", "allied": False,
-                                "units": [unit(F + "/b-hq", "tank-plt", "tank-plt/n4", ("grp-size/m-long", 2))]}])
+    # four tanks, two of them with the long gun (1 each): 17 + 2.
+    list_doc = document(mini_book, [formation(F, hq(sel("m-short", number=2), sel("m-long", number=2)))])
     _, report = list_document_report(list_doc)
     assert report.unit_points["/formations/0/units/0"] == 19
 
 
+def test_too_few_or_too_many_tanks_break_the_size_group_with_its_limit_and_fix(mini_book):
+    _, two = list_document_report(document(mini_book, [formation(F, hq(sel("m-short", number=2)))]))
+    [issue] = [i for i in two.errors if i.pointer == "/formations/0/units/0"]
+    assert issue.code == "fow.option.too_few"
+    assert "at least 3" in issue.message and "Unit Size" in issue.message and "(has 2)" in issue.message
+    assert "c-s-min" in issue.rule.where
+    assert issue.fix.startswith("Add one of: Tank (short) (from 0 pts), Tank (long) (from 1 pts)")
+    _, six = list_document_report(document(mini_book, [formation(F, hq(sel("m-short", number=6)))]))
+    codes = {i.code for i in six.errors}
+    assert "fow.option.too_many" in codes
+
+
 def test_an_upgrade_adds_its_cost_and_the_increment_it_triggers(mini_book):
-    base = [unit(F + "/b-hq", "tank-plt", "tank-plt/n3")]
-    plain = doc(mini_book, [{"formation": "l-form::form-1", "allied": False,
-                             "units": base + [unit(F + "/b-p2", "inf-plt", "sz-4")]}])
-    bazooka = doc(mini_book, [{"formation": "l-form::form-1", "allied": False,
-                               "units": base + [unit(F + "/b-p2", "inf-plt", "sz-4", ("inf-opt/up-baz", 1))]}])
+    plain = document(mini_book, [formation(F, three_tanks(), rifles(sel("sz-4")))])
+    bazooka = document(mini_book, [formation(F, three_tanks(), rifles(sel("sz-4"), sel("up-baz")))])
     assert list_document_report(plain)[1].unit_points["/formations/0/units/1"] == 5
     assert list_document_report(bazooka)[1].unit_points["/formations/0/units/1"] == 5 + 1 + 2
 
 
 def test_a_card_in_the_force_discounts_platoons_inside_its_formation_only(mini_book):
-    formation = {"formation": "l-form::form-1", "allied": False,
-                 "units": [unit(F + "/b-hq", "tank-plt", "tank-plt/n3"), unit(F + "/b-p2", "inf-plt", "sz-6")]}
-    without = list_document_report(doc(mini_book, [formation]))[1]
+    company = formation(F, three_tanks(), rifles(sel("sz-6")))
+    without = list_document_report(document(mini_book, [company]))[1]
     assert without.unit_points["/formations/0/units/1"] == 7
-    with_card = list_document_report(doc(mini_book, [formation], cards=[{"card": "card-f1",
-                                                                        "target": "/formations/0"}]))[1]
+    with_card = list_document_report(document(mini_book, [company],
+                                              cards=[card("card-f1", "card-f1", target="/formations/0")]))[1]
     assert with_card.unit_points["/formations/0/units/1"] == 6
     assert with_card.card_points == -1
     assert with_card.total_points == 13 + 6 - 1
 
 
-def test_a_cost_modifier_not_understood_is_an_error_not_a_silent_zero(mini_book):
-    list_doc = doc(mini_book, support=[unit("force/l-sup::sup-1", "sup-1", "sup-1/base")])
-    force, _ = list_document_report(list_doc)
-    pricing = bspricing.BattleScribePricing(force)
-    assert [i.code for i in pricing.issues] == ["fow.points.unpriced"]
-    issue = pricing.issues[0]
-    assert issue.severity == "error" and issue.pointer == "/support/0"
-    assert "limit::" in issue.message
-    assert pricing.unit(force.support[0]) == 10  # the static price, said to be uncertain
-    report = engine_check(force)
-    assert "fow.points.unpriced" in report.codes() and not report.legal
+def test_the_points_limit_is_seen_by_limit_conditions(mini_book):
+    # sup-1 costs 10, +1 when the list's limit is at least 100 points.
+    support = [unit("force/l-sup::sup-1", "sup-1", "l-sup::sup-1")]
+    company = formation(F, three_tanks())
+    assert list_document_report(document(mini_book, [company], support, points_limit=100))[1].unit_points[
+        "/support/0"] == 11
+    assert list_document_report(document(mini_book, [company], support, points_limit=75))[1].unit_points[
+        "/support/0"] == 10
 
 
-def test_the_engine_itself_reports_unpriced_modifiers(mini_book):
-    list_doc = doc(mini_book, support=[unit("force/l-sup::sup-1", "sup-1", "sup-1/base")])
-    force, _ = list_document_report(list_doc)
-    assert "fow.points.unpriced" in check(force).codes()
+def test_an_entry_the_data_does_not_offer_there_is_refused_with_its_pointer(mini_book):
+    from armybuilder.interchange.listjson.document import ListDocumentError
+
+    with pytest.raises(ListDocumentError) as caught:
+        list_document_report(document(mini_book, [formation(F, hq(sel("up-baz")))]))
+    assert [p.pointer for p in caught.value.problems] == ["/formations/0/units/0/selections/0"]
 
 
-def test_half_built_and_odd_data_never_crash_the_pricing():
-    odd = UnitData(code="u", name="Odd", sizes=(SizeData("s", "s", 1, 3, extra={"bs": "nonsense"}),),
-                   extra={"bs": {"costs": {"pts": "x"}}, "cost_modifiers": [{"type": "set", "kind": "cost",
-                                                                            "field": "pts", "value": "many"}]})
-    box = BoxData(code="b", name="Box", formation=None, extra={"bs": {"kind": "group"}, "choice_groups": 5})
-    handbook = HandbookData(code="h", revision=1, name="H", system="fow4", uses_points=True, nation="x",
-                            units={"u": odd}, source="battlescribe", extra={"battlescribe": []})
-    fu = ForceUnit(pointer="/support/0", box=box, unit=odd, size=odd.sizes[0])
-    no_size = ForceUnit(pointer="/support/1", box=box, unit=odd, size=None)
-    report = engine_check(Force(system="fow4", handbook=handbook, support=(fu, no_size)))
-    unpriced = [i for i in report.issues if i.code == "fow.points.unpriced"]
-    assert [i.pointer for i in unpriced] == ["/support/0", "/support/1"]
-    assert "not a number" in unpriced[0].message
-    assert report.unit_points["/support/0"] == 3
+def test_the_engine_checks_imported_lists_through_the_evaluator(mini_book):
+    platoon = unit(F + "/b-p1", "tank-plt", "l-p1::tank-plt", sel("m-short", number=3))
+    force, report = list_document_report(document(mini_book, [formation(F, three_tanks(), platoon)]))
+    assert report.legal, report.errors
+    assert check(force).total_points == 13 + 13
+    empty_force, empty = list_document_report(document(mini_book, [formation(F)]))
+    assert {i.code for i in empty.errors} >= {"fow.hq.missing", "fow.black_box.missing"}

@@ -9,9 +9,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from armybuilder.interchange.battlescribe import import_library
-from armybuilder.interchange.battlescribe.roster import (
-    RosterError, read_roster_bytes, roster_to_document, zip_roster,
-)
+from armybuilder.interchange.battlescribe.roster import RosterError, read_roster_bytes
+from armybuilder.interchange.battlescribe.roster_map import roster_to_document
+from armybuilder.interchange.battlescribe.roster_write import zip_roster
 from armybuilder.interchange.battlescribe.roster_service import roster_export, roster_import
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import DbCatalog, army_list_document
@@ -111,15 +111,16 @@ def mini(systems, mini_dir):
 
 
 MINI_LIST = {
-    "format": "armybuilder-list", "version": 1, "name": "Mini roster", "system": "fow4",
-    "handbook": {"code": "cat-1", "revision": 4}, "points_limit": 50, "variant": None, "year": None, "notes": "",
+    "format": "armybuilder-list", "version": 2, "name": "Mini roster", "system": "fow4",
+    "handbook": {"code": "cat-1", "revision": 1}, "points_limit": 50, "variant": None, "year": None, "notes": "",
     "formations": [{"formation": "l-form::form-1", "allied": False, "units": [
-        {"box": "l-form::form-1/b-hq", "unit": "tank-plt", "size": "tank-plt/n4",
-         "upgrades": [{"upgrade": "grp-size/m-long", "quantity": 2}]},
-        {"box": "l-form::form-1/b-p2", "unit": "inf-plt", "size": "sz-6",
-         "upgrades": [{"upgrade": "inf-opt/up-baz", "quantity": 1}]}]}],
+        {"box": "l-form::form-1/b-hq", "unit": "tank-plt", "entry": "l-hq::tank-plt",
+         "selections": [{"entry": "m-short", "number": 2}, {"entry": "m-long", "number": 2}]},
+        {"box": "l-form::form-1/b-p2", "unit": "inf-plt", "entry": "l-p2b::inf-plt",
+         "selections": [{"entry": "sz-6"}, {"entry": "up-baz"}]}]}],
     "support": [],
-    "cards": [{"card": "card-f1", "target": "/formations/0"}, {"card": "card-u1", "target": "/formations/0/units/1"}],
+    "cards": [{"card": "card-f1", "target": "/formations/0", "entry": "l-ccf::card-f1"},
+              {"card": "card-u1", "target": "/formations/0/units/1", "entry": "l-ccu::card-u1"}],
 }
 
 
@@ -159,7 +160,8 @@ def test_selections_outside_our_model_are_reported_with_their_cost(mini):
                    "costs": [{"name": "pts", "typeId": "pts", "value": 7.0}], "selections": []}]}]}
     mapped = roster_to_document(roster, DbCatalog())
     assert mapped.document["formations"][0]["units"] == [
-        {"box": "l-form::form-1/b-hq", "unit": "tank-plt", "size": "tank-plt/n3", "upgrades": []}]
+        {"box": "l-form::form-1/b-hq", "unit": "tank-plt", "entry": "l-hq::tank-plt",
+         "selections": [{"entry": "m-short", "number": 3}]}]
     assert len(mapped.warnings) == 1
     assert "/roster/forces/0/selections/1" in mapped.warnings[0] and "7 pts" in mapped.warnings[0]
     assert mapped.skipped_costs == {"pts": 7.0}

@@ -40,9 +40,10 @@ def test_schema_problems_come_back_all_at_once_with_json_pointers():
 
 def test_a_newer_format_version_is_refused_clearly():
     doc = full_list()
-    doc["version"] = 2
+    doc["version"] = 3
     [problem] = validate_list_document(doc)
-    assert (problem.pointer, problem.message) == ("/version", "version 2 is not supported; this tool reads version 1")
+    assert (problem.pointer, problem.message) == ("/version",
+                                                  "version 3 is not supported; this tool reads versions 1 and 2")
 
 
 def test_import_refuses_unknown_references_with_every_pointer_and_writes_nothing(test_books, player):

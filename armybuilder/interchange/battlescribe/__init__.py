@@ -1,16 +1,16 @@
 """BattleScribe (BSData) game systems and catalogues: safe reading, an in-memory
 index, the Flames of War v4 mapping onto handbook documents (and a generic one for
-other systems), an import report, a cost evaluator, and rosters (.ros/.rosz/New
-Recruit JSON) in and out. Pure Python apart from :mod:`.load`, which hands the
+other systems) with the catalogue document the rules engine evaluates, an import
+report, and rosters (.ros/.rosz/New Recruit JSON) in and out. Pure Python apart from :mod:`.load`, which hands the
 documents to the handbooks service, and :mod:`.roster_service`, which reads and
 writes army lists through the lists app.
 """
 from .costs import CostResult, SelectionTreeError, UnsupportedModifier, evaluate_costs
 from .importer import import_library, map_library, read_library
 from .report import ImportReport
-from .roster import (
-    MappedRoster, RosterError, document_to_ros, force_to_ros, read_roster_bytes, read_roster_file, roster_to_document,
-)
+from .roster import RosterError, read_roster_bytes, read_roster_file
+from .roster_map import MappedRoster, roster_to_document
+from .roster_write import document_to_ros, force_to_ros
 from .safe_read import BattleScribeReadError, ReadLimits, read_bytes, read_document
 
 __all__ = [

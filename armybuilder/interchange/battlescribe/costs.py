@@ -51,16 +51,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from armybuilder.rules.bspricing import Evaluator, ForceNode, Sel, UnsupportedModifier, tidy, unsupported_reason
+from armybuilder.rules.battlescribe.catalogue import Catalogue
+from armybuilder.rules.battlescribe.evaluate import Evaluation, tidy
+from armybuilder.rules.battlescribe.tree import Sel, bind_draft
 
-from .index import Entry, Index
+from .catalogue_doc import catalogue_document
+from .index import Index
 
-__all__ = ["CostEvaluator", "CostResult", "SelectionCost", "SelectionTreeError", "UnsupportedModifier",
-           "evaluate_costs", "unsupported_reason"]
+__all__ = ["CostResult", "SelectionCost", "SelectionTreeError", "UnsupportedModifier", "evaluate_costs",
+           "unsupported_reason"]
 
 
 class SelectionTreeError(ValueError):
     """The selection tree names an entry the data does not hold, or is malformed."""
+
+
+class UnsupportedModifier(Exception):
+    """A modifier the evaluator cannot apply: the price would be a guess."""
 
 
 @dataclass
@@ -81,89 +88,68 @@ class CostResult:
         return self.totals.get(cost_type, 0)
 
 
-def entry_for(index: Index, path: str, cat_id: str, where: str) -> Entry:
-    """The entry a roster ``entryId`` path names (last id = entry, the one before = its link)."""
-    from .nodes import Node
-
-    parts = [p for p in str(path).split("::") if p]
-    if not parts:
-        raise SelectionTreeError(f"{where}: empty entry id")
-    target = index.lookup(cat_id, parts[-1])
-    link = index.link(cat_id, parts[-2]) if len(parts) > 1 else None
-    if target is None and len(parts) == 1:
-        link = index.link(cat_id, parts[0])
-        target = index.lookup(cat_id, link.target_id) if link else None
-    if not isinstance(target, Node) or target.tag != "selectionEntry":
-        raise SelectionTreeError(f"{where}: unknown selection entry {path!r}")
-    return Entry(node=target, link=link, catalogue_id=cat_id)
+COST_MODIFIER_TYPES = {"set", "increment", "decrement"}
 
 
-class CostEvaluator:
-    def __init__(self, index: Index):
-        self.index = index
-        self.cost_ids = set(index.cost_types)
-
-    def _build(self, items, parent: Sel | None, force: ForceNode, where: str) -> list[Sel]:
-        out = []
-        if not isinstance(items, list):
-            raise SelectionTreeError(f"{where}: 'selections' must be a list")
-        for i, item in enumerate(items):
-            here = f"{where}.selections[{i}]"
-            if not isinstance(item, dict) or "entry" not in item:
-                raise SelectionTreeError(f"{here}: a selection needs an 'entry'")
-            entry = entry_for(self.index, str(item["entry"]), force.catalogue_id, here)
-            number = item.get("number", 1)
-            if not isinstance(number, int) or isinstance(number, bool) or number < 0:
-                raise SelectionTreeError(f"{here}: 'number' must be a whole number ≥ 0")
-            ids = set(str(item["entry"]).split("::")) | {entry.node.id}
-            if entry.link is not None:
-                ids.add(entry.link.id)
-            if item.get("group"):
-                ids |= set(str(item["group"]).split("::"))
-            sel = Sel(ids=ids, categories=entry.categories, type=entry.node.type, base=dict(entry.costs),
-                      modifiers=[m for m in entry.modifiers if m["kind"] == "cost"], force=force, parent=parent,
-                      number=number, name=entry.name, path=str(item["entry"]), group=str(item.get("group", "")),
-                      ref=entry)
-            sel.children = self._build(item.get("selections", []), sel, force, here)
-            out.append(sel)
-        return out
-
-    def evaluate(self, roster: dict) -> CostResult:
-        forces_in = roster.get("forces") if isinstance(roster, dict) and "forces" in roster else [roster]
-        if not isinstance(forces_in, list):
-            raise SelectionTreeError("forces: must be a list")
-
-        def build_forces(items, where: str) -> list[ForceNode]:
-            out = []
-            for fi, f in enumerate(items):
-                here = f"{where}[{fi}]"
-                if not isinstance(f, dict) or not f.get("catalogue"):
-                    raise SelectionTreeError(f"{here}: a force needs a 'catalogue' id")
-                force = ForceNode(catalogue_id=str(f["catalogue"]), entry_id=str(f.get("entry", "")))
-                force.children = self._build(f.get("selections", []), None, force, here)
-                force.forces = build_forces(f.get("forces", []), f"{here}.forces")
-                out.append(force)
-            return out
-
-        forces = build_forces(forces_in, "forces")
-        evaluator = Evaluator(forces, self.cost_ids, self.index.system.id)
-        totals: dict[str, float] = {}
-        rows: list[SelectionCost] = []
-
-        def walk(sel: Sel, depth: int):
-            costs = evaluator.total(sel)
-            for k, v in costs.items():
-                totals[k] = totals.get(k, 0) + v
-            rows.append(SelectionCost(sel.ref.path, sel.name, sel.number, costs, depth))
-            for child in sel.children:
-                walk(child, depth + 1)
-
-        for force in evaluator.roster:
-            for sel in force.children:
-                walk(sel, 0)
-        return CostResult({k: tidy(v) for k, v in totals.items()}, rows)
+def unsupported_reason(mod: dict, cost_ids: set[str]) -> str | None:
+    """Why a cost modifier cannot be applied, or None if it can (the importer reports these)."""
+    if not isinstance(mod, dict):
+        return "malformed modifier"
+    if mod.get("type") not in COST_MODIFIER_TYPES:
+        return f"modifier type {mod.get('type')!r} on a cost is not supported"
+    value = mod.get("value")
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return f"cost value {value!r} is not a number"
+    return None
 
 
-def evaluate_costs(index: Index, roster: dict) -> CostResult:
-    """Price a selection tree (see the module docstring for its shape)."""
-    return CostEvaluator(index).evaluate(roster)
+def _check_tree(items, where: str) -> None:
+    if not isinstance(items, list):
+        raise SelectionTreeError(f"{where}: 'selections' must be a list")
+    for i, item in enumerate(items):
+        here = f"{where}.selections[{i}]"
+        if not isinstance(item, dict) or "entry" not in item:
+            raise SelectionTreeError(f"{here}: a selection needs an 'entry'")
+        number = item.get("number", 1)
+        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+            raise SelectionTreeError(f"{here}: 'number' must be a whole number ≥ 0")
+        _check_tree(item.get("selections", []), here)
+
+
+def evaluate_costs(index: Index, roster: dict, *, cost_limits: dict | None = None) -> CostResult:
+    """Price a selection tree (see the module docstring for its shape) with the rules engine's evaluator."""
+    forces = roster.get("forces") if isinstance(roster, dict) and "forces" in roster else [roster]
+    if not isinstance(forces, list):
+        raise SelectionTreeError("forces: must be a list")
+    catalogues: dict[str, Catalogue] = {}
+    stack = [(f, f"forces[{i}]") for i, f in enumerate(forces)]
+    while stack:
+        force, where = stack.pop()
+        if not isinstance(force, dict) or not force.get("catalogue"):
+            raise SelectionTreeError(f"{where}: a force needs a 'catalogue' id")
+        cat = index.catalogues.get(force["catalogue"])
+        if cat is None:
+            raise SelectionTreeError(f"{where}: unknown catalogue {force['catalogue']!r}")
+        if cat.id not in catalogues:
+            catalogues[cat.id] = Catalogue(catalogue_document(index, cat, everything=True))
+        _check_tree(force.get("selections", []), where)
+        stack += [(sub, f"{where}.forces[{i}]") for i, sub in enumerate(force.get("forces") or [])]
+    bound, problems = bind_draft(catalogues, {"forces": forces}, cost_limits=cost_limits, loose=True)
+    if problems:
+        raise SelectionTreeError(f"{problems[0].pointer}: unknown selection entry ({problems[0].message})")
+    evaluation = Evaluation(bound)
+    rows: list[SelectionCost] = []
+
+    def walk(sel: Sel, depth: int):
+        rows.append(SelectionCost(str(sel.ref.get("entry")), evaluation.name(sel), sel.number,
+                                  evaluation.total(sel), depth))
+        for child in sel.children:
+            walk(child, depth + 1)
+
+    for force in bound.all_forces():
+        for sel in force.children:
+            walk(sel, 0)
+    if evaluation.unevaluated:
+        what = ", ".join(sorted(f"{w} ({i})" for i, w in evaluation.unevaluated))
+        raise UnsupportedModifier(f"not evaluated: {what}")
+    return CostResult({k: tidy(v) for k, v in evaluation.roster_total().items()}, rows)

@@ -24,7 +24,10 @@ from __future__ import annotations
 
 import re
 
-from .costs import unsupported_reason
+from armybuilder.rules.battlescribe.audit import unevaluated
+
+from .catalogue_doc import catalogue_document
+from .data_checks import formations_not_legal_alone, min_above_max
 from .index import Entry, Index
 from .nations import nation_for, period_for
 from .nodes import Catalogue, InfoGroup, Node, Profile, Rule
@@ -185,16 +188,10 @@ class FowMapper:
         cost_mods, other_mods = [], []
         for mod in entry.modifiers:
             if mod["kind"] == "cost":
-                problem = unsupported_reason(mod, self.cost_ids)
-                if problem and first:
-                    self.report.error(entry.path, "cost modifier", problem)
                 cost_mods.append(mod)
                 if first:
                     self.report.counts["cost modifiers"] += 1
             else:
-                if mod["kind"] in ("other", "constraint?") and first:
-                    self.report.warning(entry.path, "modifier",
-                                        f"{mod['type']} of unknown field {mod['field']!r} kept in extra, not applied")
                 other_mods.append(mod)
                 if first:
                     self.report.counts[f"{mod['kind']} modifiers"] += 1
@@ -213,9 +210,6 @@ class FowMapper:
                     self.force_constraint(c, entry, target_kind, target_code)
                     continue
             kept.append(c)
-            if first:
-                self.report.warning(c["id"], "constraint", f"{c['type']} {c['value']} {c['field']} in scope "
-                                    f"{c['scope']!r} on {entry.name!r} has no equivalent; kept in extra")
         if kept:
             extra["constraints"] = kept
         if entry.hidden:
@@ -223,6 +217,8 @@ class FowMapper:
         return extra
 
     def force_constraint(self, c: dict, entry: Entry, target_kind: str, target_code: str) -> None:
+        if c["value"] < 0:  # -1: no limit
+            return
         code = self.code(c["id"], "constraint")
         existing = self.constraints.get(code)
         if existing is not None:
@@ -406,7 +402,8 @@ class FowMapper:
                               "points": as_points(max(points, 0), self.report, code, "size"),
                               "extra": {"bs": {"models": n, "team_group": team_group.path}}})
                 if points < 0:
-                    self.report.error(code, "size", f"{n} teams cost {points} (negative); stored as 0")
+                    self.report.info(code, "size", f"{n} teams cost {points} (negative): shown as 0; the list is "
+                                 "priced from the catalogue document")
             extra["sizes_from"] = f"team count of {team_group.path}"
             self.report.counts["sizes"] += len(sizes)
         elif size_group is not None:
@@ -416,7 +413,7 @@ class FowMapper:
             extra.update({"size_group": {"id": size_group.path, "name": size_group.name}})
         if not sizes:
             if base < 0:
-                self.report.error(code, "unit", f"unit {name!r} costs {base} (negative) and has no size options; "
+                self.report.info(code, "unit", f"unit {name!r} costs {base} (negative) and has no size options; "
                                   "stored as 0 (the evaluator prices it from the BattleScribe data)")
             sizes.append({"code": safe_code(f"{code}/base"), "label": name,
                           "teams": self.teams_in(name),
@@ -484,7 +481,8 @@ class FowMapper:
         size = {"code": code, "label": clean_name(leaf.name, "Size"), "teams": self.teams_in(leaf.name),
                 "points": as_points(max(points, 0), self.report, leaf.path, "size")}
         if points < 0:
-            self.report.error(leaf.path, "size", f"size costs {points} (negative); stored as 0")
+            self.report.info(leaf.path, "size", f"size costs {points} (negative): shown as 0; the list is priced "
+                             "from the catalogue document")
         extra = {"bs": self.bs_info(leaf, cost=cost)}
         extra.update(self.extras(leaf, "unit", unit_code))
         size["extra"] = extra
@@ -664,8 +662,7 @@ class FowMapper:
             if subs:
                 extra["options"] = [{"id": s.path, "name": s.name, "kind": "group" if s.is_group else s.node.type}
                                     for s in subs]
-                self.report.info(entry.path, "command card", f"{len(subs)} sub-choice(s) of the card kept in "
-                                 "extra only (cards have no options in our model)")
+                self.report.counts["card sub-choices"] += len(subs)
             card["extra"] = extra
             card["targets"] = {}
             self.cards[code] = card
@@ -783,13 +780,23 @@ class FowMapper:
             return option
         if entry.path not in self.reported_options:
             self.reported_options.add(entry.path)
-            self.report.warning(entry.path, "formation option", f"{entry.name!r} (cost {option['points']}) is a "
-                                "formation-level choice, not a unit; kept in the formation's extra only")
+            self.report.counts["formation options"] += 1
             self.report.counts["formation options"] += 1
         return option
 
     # -- formations -------------------------------------------------------------
-    def formation(self, entry: Entry) -> None:
+    def holds_units(self, entry: Entry) -> bool:
+        """A root card that is also in the Formations category and holds units: a formation of its own.
+        (A card that only brings a unit along, outside that category, stays a card with sub-choices.)"""
+        if entry.is_group or not any(self.roles.get(c) == "formation" for c in entry.categories):
+            return False
+        for child in self.resolved_children(entry):
+            leaves = self.leaves(child) if child.is_group else [child]
+            if any(leaf.node.type == "unit" for leaf in leaves):
+                return True
+        return False
+
+    def formation(self, entry: Entry, *, card: bool = False) -> None:
         code = self.code(entry.path if entry.link else entry.node.id, "formation")
         if code in self.formation_codes:
             return
@@ -832,10 +839,12 @@ class FowMapper:
                                       entry, "formation", code)
         if options:
             extra["options"] = options
+        if card:
+            extra["card"] = True
         cost = self.base_cost(entry)
         if cost:
             extra["points"] = cost
-            self.report.warning(entry.path, "formation", f"formation has its own cost {cost}; kept in extra only")
+            self.report.counts["formations with a cost of their own"] += 1
         doc["extra"] = extra
         self.formations.append(doc)
         self.formation_codes.add(code)
@@ -885,6 +894,9 @@ class FowMapper:
                     if role == "formation-support":
                         box["extra"]["formation_support"] = True
                     self.support.append(box)
+            elif role == "card" and self.holds_units(entry):
+                # A card that is a formation of its own (e.g. Kampfgruppe Hummel): its units are boxes.
+                self.formation(entry, card=True)
             elif role == "card":
                 if entry.is_group or self.is_card_group(entry) and self.resolved_children(entry):
                     self.cards_from(entry, "force", None)
@@ -901,7 +913,8 @@ class FowMapper:
             else:
                 cname = self.index.category_names.get(entry.primary_category, entry.primary_category or "none")
                 self.report.warning(entry.path, "root entry", f"{entry.name!r} has primary category {cname!r}, "
-                                    "which is not a Flames of War role; not imported")
+                                    "which is not a Flames of War role: not offered in the builder (rosters keep it, "
+                                    "and the catalogue document evaluates it)")
         # Everything defined in the catalogue but never reached.
         for node in cat.shared_entries:
             if node.id not in self.used_nodes:
@@ -929,13 +942,19 @@ class FowMapper:
         units = [self.units[c] for c in self.unit_order]
         cards = []
         for card in self.cards.values():
-            targets = {k: v for k, v in card.pop("targets").items() if v}
+            targets = card.pop("targets")
+            if "formations" in targets:  # a formation that turned out to hold no units is not imported
+                targets["formations"] = [c for c in targets["formations"] if c in self.formation_codes]
+            targets = {k: v for k, v in targets.items() if v}
             if targets:
                 card["targets"] = targets
             cards.append(card)
         doc = {
             "kind": "handbook", "format": 1, "system": self.system_code, "code": self.code(cat.id, "catalogue"),
-            "name": clean_name(cat.name, "Catalogue"), "nation": nation, "revision": cat.revision,
+            # No explicit revision: a changed catalogue, or the same one mapped by a newer version of this
+            # importer, becomes the handbook's next revision (lists keep theirs); the catalogue's own
+            # revision is kept in extra.battlescribe.
+            "name": clean_name(cat.name, "Catalogue"), "nation": nation,
             "period": period_for(cat.name, cat.source),
             "special_rules": [{"code": c, "name": n} for c, n in self.rules.items()],
             "units": units, "formations": self.formations, "support": self.support, "cards": cards,
@@ -953,10 +972,39 @@ class FowMapper:
             }},
         }
         self.report.counts["special rules"] = len(self.rules)
+        doc["catalogue"] = catalogue_document(self.index, cat, roles=self.roles_of_entries())
+        for finding in unevaluated(doc["catalogue"]):
+            add = self.report.error if finding.effect else self.report.info
+            add(finding.node, "not evaluated", finding.what + ("" if finding.effect else "; it changes only what is "
+                                                               "displayed"))
+        if not self.generic:
+            for node, why in min_above_max(doc["catalogue"]):
+                self.report.warning(node, "data", why)
+            paths = {f["code"]: f["extra"]["bs"]["path"] for f in self.formations}
+            for code, why in formations_not_legal_alone(doc["catalogue"], paths):
+                self.report.warning(code, "formation", why)
         if self.generic:
             doc["nation"] = generic_nation(cat)[0]
             doc["period"] = ""
         return doc
+
+    def roles_of_entries(self) -> dict[str, str]:
+        """What each BattleScribe entry became here: the evaluator's hint for which selections are
+        formations, units or cards."""
+        roles: dict[str, str] = {}
+        for unit in self.units.values():
+            entry = unit.get("extra", {}).get("bs", {}).get("entry")
+            if entry:
+                roles[entry] = "unit"
+        for card in self.cards.values():
+            entry = card.get("extra", {}).get("bs", {}).get("entry")
+            if entry:
+                roles.setdefault(entry, "card")
+        for formation in self.formations:
+            entry = formation.get("extra", {}).get("bs", {}).get("entry")
+            if entry:
+                roles[entry] = "formation"
+        return roles
 
     @property
     def system_code(self) -> str:

@@ -1,8 +1,8 @@
 """An in-memory form of a game system or catalogue, independent of the XML.
 
-Only what the importer and the cost evaluator need is kept. Rule and profile
-*texts* from BSData are not licensed to us: rules keep their name only;
-profiles keep their characteristic values (game statistics) by type id.
+Only what the importer and the evaluator need is kept. BSData has no licence,
+so none of it is ever committed: what a user imports (rule descriptions and
+profile values included) lives only in that user's database.
 
 Modifiers, conditions, repeats and constraints are normalised into plain
 dicts (JSON-ready, stored as-is in ``extra`` fields):
@@ -76,6 +76,7 @@ class Rule:
     hidden: bool
     modifiers: list[dict]
     catalogue_id: str = ""
+    description: str = ""  # the data's own text; stored with an import, never committed
 
 
 @dataclass(slots=True)

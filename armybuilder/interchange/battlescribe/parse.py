@@ -11,6 +11,7 @@ from .safe_read import RawDocument
 
 # Children we read elsewhere or deliberately do not keep (free text we may not copy).
 IGNORED = {"comment", "description", "readme", "customNotes", "publications", "alias", "attributes"}
+MAX_DESCRIPTION = 4000  # characters of a rule's description kept
 
 
 def local(tag: str) -> str:
@@ -137,7 +138,12 @@ class _Parser:
         return p
 
     def rule(self, el: Element) -> Rule:
-        r = Rule(el.get("id", ""), el.get("name", ""), flag(el.get("hidden")), self.modifiers(el), self.cat.id)
+        description = ""
+        for child in el:
+            if local(child.tag) == "description":
+                description = " ".join((child.text or "").split())[:MAX_DESCRIPTION]
+        r = Rule(el.get("id", ""), el.get("name", ""), flag(el.get("hidden")), self.modifiers(el), self.cat.id,
+                 description)
         self.cat.by_id.setdefault(r.id, r)
         return r
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from armybuilder.rules import bspricing
+from armybuilder.rules import check
 
-from .roster import MappedRoster, RosterError, force_to_ros, read_roster_bytes, roster_to_document, zip_roster
+from .roster import RosterError, read_roster_bytes
+from .roster_map import MappedRoster, roster_to_document
+from .roster_write import force_to_ros, zip_roster
 from .safe_read import DEFAULT_LIMITS, ReadLimits
 
 
@@ -47,7 +49,7 @@ def roster_import(*, data: bytes, source: str, owner=None, session_key: str = ""
     mapped = roster_to_document(roster, DbCatalog(), systems=battlescribe_systems())
     army_list = army_list_import(doc=mapped.document, owner=owner, session_key=session_key, name=name)
     force = army_list_force(army_list)
-    report = bspricing.check_force(force)
+    report = check(force)
     warnings = list(mapped.warnings)
     ours = report.figures.get("costs", {})
     for cost_name, value in mapped.costs.items():

@@ -7,9 +7,10 @@ from django.conf import settings
 from jsonschema import Draft202012Validator
 
 FORMAT = "armybuilder-list"
-VERSION = 1
+VERSION = 2  # written; version 1 documents are still read (they have no BattleScribe selections)
+READABLE_VERSIONS = (1, 2)
 MAX_BYTES = 256 * 1024
-MAX_DEPTH = 20
+MAX_DEPTH = 20  # the deepest list of the real BattleScribe library nests 15 levels
 SCHEMA_PATH = settings.BASE_DIR / "docs" / "schemas" / "list.schema.json"
 
 
@@ -86,8 +87,9 @@ def validate_list_document(doc) -> list[ListProblem]:
     """Every schema problem, each with its JSON pointer."""
     if not isinstance(doc, dict):
         return [ListProblem("", "a list document must be a JSON object")]
-    if doc.get("format") == FORMAT and isinstance(doc.get("version"), int) and doc["version"] != VERSION:
-        return [ListProblem("/version", f"version {doc['version']} is not supported; this tool reads version {VERSION}")]
+    if doc.get("format") == FORMAT and isinstance(doc.get("version"), int) and doc["version"] not in READABLE_VERSIONS:
+        readable = " and ".join(map(str, READABLE_VERSIONS))
+        return [ListProblem("/version", f"version {doc['version']} is not supported; this tool reads versions {readable}")]
     problems = []
     for error in sorted(_validator().iter_errors(doc), key=lambda e: _pointer(e.absolute_path)):
         message = error.message

@@ -5,6 +5,9 @@ revision)`` and ``revisions(system, code)``), so this module stays free of the O
 """
 from typing import Protocol
 
+from armybuilder.rules.battlescribe.catalogue import CatalogueError
+from armybuilder.rules.battlescribe.force_tree import force_roster
+from armybuilder.rules.battlescribe.tree import SelectionData
 from armybuilder.rules.force import Force, ForceCard, ForceFormation, ForceUnit, ForceUpgrade
 from armybuilder.rules.gamedata import HandbookData
 
@@ -36,6 +39,8 @@ def _unit(doc: dict, pointer: str, handbook: HandbookData, formation_index, prob
         problems.append(ListProblem(pointer + "/unit", f"unknown unit '{doc['unit']}' in {handbook.name}"))
     if box is None or unit is None:
         return None
+    if handbook.catalogue is not None:
+        return _imported_unit(doc, pointer, box, unit, formation_index, problems)
     size = None
     if doc.get("size") is not None:
         size = unit.size(doc["size"])
@@ -52,6 +57,36 @@ def _unit(doc: dict, pointer: str, handbook: HandbookData, formation_index, prob
         upgrades.append(ForceUpgrade(upgrade, item.get("quantity", 1)))
     return ForceUnit(pointer=pointer, box=box, unit=unit, size=size, upgrades=tuple(upgrades),
                      formation_index=formation_index, letter=doc.get("letter", ""), outflank=doc.get("outflank", ""))
+
+
+def selections(items) -> tuple:
+    return tuple(SelectionData.from_dict(item) for item in items or ())
+
+
+def _imported_unit(doc: dict, pointer: str, box, unit, formation_index, problems) -> ForceUnit | None:
+    """A unit of a book imported from BattleScribe: its entry path and selections are the list."""
+    if "entry" not in doc:
+        if doc.get("size") or doc.get("upgrades"):
+            problems.append(ListProblem(pointer, f"{unit.name}: this book is imported from BattleScribe; give the "
+                                        "unit's 'entry' and 'selections' (list format version 2)"))
+        else:
+            problems.append(ListProblem(pointer + "/entry", f"{unit.name}: the entry it is selected through is missing"))
+        return None
+    return ForceUnit(pointer=pointer, box=box, unit=unit, formation_index=formation_index,
+                     letter=doc.get("letter", ""), outflank=doc.get("outflank", ""),
+                     selection=SelectionData(entry=doc["entry"], children=selections(doc.get("selections"))))
+
+
+def _bind_imported(force: Force, problems: list) -> None:
+    """Every selection must be something the data offers where it is: bind the tree once."""
+    if force.handbook.catalogue is None:
+        return
+    try:
+        built = force_roster(force)
+    except CatalogueError as exc:
+        problems.append(ListProblem("/handbook", f"the book's BattleScribe data cannot be read ({exc})"))
+        return
+    problems.extend(ListProblem(p.pointer, p.message) for p in built.problems)
 
 
 def resolve_force(doc: dict, catalog: Catalog) -> tuple[Force | None, list[ListProblem]]:
@@ -93,7 +128,8 @@ def resolve_force(doc: dict, catalog: Catalog) -> tuple[Force | None, list[ListP
                 problems.append(ListProblem(pointer + "/via_box", f"unknown box '{item['via_box']}' in {book.name}"))
         formations.append(ForceFormation(pointer=pointer, index=index, handbook=book, formation=formation,
                                          allied=item.get("allied", False), units=tuple(units),
-                                         parent_index=parent_index, via_box=via_box, letter=item.get("letter", "")))
+                                         parent_index=parent_index, via_box=via_box, letter=item.get("letter", ""),
+                                         selections=selections(item.get("selections"))))
     support = []
     for index, unit_doc in enumerate(doc.get("support", [])):
         unit = _unit(unit_doc, f"/support/{index}", handbook, None, problems)
@@ -118,11 +154,23 @@ def resolve_force(doc: dict, catalog: Catalog) -> tuple[Force | None, list[ListP
             if target is None:
                 problems.append(ListProblem(pointer + "/target", f"'{target_pointer}' is not a formation or unit of this list"))
                 continue
-        cards.append(ForceCard(pointer=pointer, card=card, target_pointer=target_pointer, target=target))
+        selection = None
+        if handbook.catalogue is not None:
+            if "entry" not in item:
+                problems.append(ListProblem(pointer + "/entry", f"{card.name}: the entry it is selected through is "
+                                            "missing (list format version 2)"))
+                continue
+            selection = SelectionData(entry=item["entry"], number=item.get("number", 1),
+                                      children=selections(item.get("selections")))
+        cards.append(ForceCard(pointer=pointer, card=card, target_pointer=target_pointer, target=target,
+                               selection=selection, via=tuple(item.get("via") or ())))
 
     if problems:
         return None, problems
     force = Force(system=system, handbook=handbook, name=doc["name"], points_limit=doc.get("points_limit"),
                   variant=doc.get("variant") or None, year=doc.get("year"), formations=tuple(formations),
-                  support=tuple(support), cards=tuple(cards))
+                  support=tuple(support), cards=tuple(cards), selections=selections(doc.get("selections")))
+    _bind_imported(force, problems)
+    if problems:
+        return None, problems
     return force, []

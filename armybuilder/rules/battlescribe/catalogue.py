@@ -1,0 +1,271 @@
+"""A BattleScribe catalogue as the evaluator sees it: entries, groups and links, resolved into
+*layouts* (what can be selected under an entry, through its groups and links).
+
+Built from the catalogue document the importer stores with a handbook (see
+``docs/battlescribe-import.md``, "The catalogue document"): one JSON object holding every node
+reachable from the catalogue's root entries, the game system's and linked catalogues' shared
+entries included, so a handbook revision is self-contained. Nodes are plain dicts::
+
+    {"k": "entry" | "group" | "link" | "force" | "category",
+     "name", "type" (entry: unit | model | upgrade), "target" (link: a node id),
+     "hidden", "costs" {cost type id: value}, "constraints" [...], "modifiers" [...],
+     "categories" [{"id", "target", "primary", "constraints", "modifiers"}],
+     "children" [node ids], "default" (group), "collective", "info" [...], "role" (importer hint)}
+
+Constraints, modifiers, conditions and repeats use the normalised form of
+:mod:`armybuilder.interchange.battlescribe.nodes`.
+
+A *slot* is one place a selection can be made under a parent entry: the entry itself, the
+entry links traversed to reach it (group links included) and the groups it sits in. Its
+``path`` is how a roster's ``entryId`` names it relative to the parent: the link ids in order,
+then the entry id, joined by ``::``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+EMPTY: tuple = ()
+
+
+class CatalogueError(ValueError):
+    """The catalogue document is malformed (a dangling reference, a loop, a wrong kind)."""
+
+
+@dataclass(eq=False, slots=True)
+class Entry:
+    """A selection entry or group with the link it is reached through merged over it (BattleScribe merges a
+    link's constraints, modifiers, categories and, where it has them, costs over its target)."""
+
+    node_id: str
+    node: dict
+    link_id: str = ""
+    link: dict | None = None
+    key: str = ""  # link id or node id: unique for this merged view
+
+    @property
+    def id(self) -> str:
+        return self.node_id
+
+    @property
+    def is_group(self) -> bool:
+        return self.node.get("k") == "group"
+
+    @property
+    def name(self) -> str:
+        return str(self.node.get("name") or (self.link or {}).get("name") or "")
+
+    @property
+    def type(self) -> str:
+        return "group" if self.is_group else str(self.node.get("type") or "upgrade")
+
+    @property
+    def hidden(self) -> bool:
+        return bool(self.node.get("hidden")) or bool(self.link and self.link.get("hidden"))
+
+    @property
+    def role(self) -> str:
+        return str((self.link or {}).get("role") or self.node.get("role") or "")
+
+    @property
+    def default(self) -> str:
+        return str(self.node.get("default") or "")
+
+
+def _merged(entry: Entry, name: str) -> list:
+    own = entry.node.get(name) or EMPTY
+    linked = (entry.link or {}).get(name) or EMPTY
+    return [*own, *linked]
+
+
+@dataclass(eq=False, slots=True)
+class Slot:
+    """Where a selection of ``entry`` can be made under one parent entry."""
+
+    entry: Entry
+    path: str  # links traversed and the entry id, "::"-joined (roster entryId relative to the parent)
+    links: tuple  # link ids traversed, outermost first (group links included)
+    groups: tuple  # GroupSlot, outermost first
+    group_path: str  # roster entryGroupId relative to the parent ("" when in no group)
+    ids: frozenset  # what a condition's childId can name to match a selection made here
+    index: int = 0  # position in its layout
+
+
+@dataclass(eq=False, slots=True)
+class GroupSlot:
+    """A group under a parent entry, with the slots inside it (nested groups' slots included)."""
+
+    entry: Entry
+    links: tuple
+    path: str  # roster entryGroupId relative to the parent
+    parent: "GroupSlot | None" = None
+    slots: list = field(default_factory=list)
+    index: int = 0
+
+
+@dataclass(eq=False, slots=True)
+class Layout:
+    slots: tuple  # Slot
+    groups: tuple  # GroupSlot
+    by_path: dict  # slot path -> Slot
+
+    def find(self, path: str) -> "Slot | None":
+        """The slot a roster entry path names: exact, then by its last two ids, then by its entry id."""
+        slot = self.by_path.get(path)
+        if slot is not None:
+            return slot
+        parts = [p for p in str(path or "").split("::") if p]
+        if not parts:
+            return None
+        if len(parts) >= 2:
+            tail = f"{parts[-2]}::{parts[-1]}"
+            hits = [s for s in self.slots if s.path.endswith(tail)]
+            if len(hits) == 1:
+                return hits[0]
+        hits = [s for s in self.slots if s.entry.id == parts[-1]]
+        return hits[0] if len(hits) == 1 else None
+
+
+class Catalogue:
+    """One catalogue document, compiled on demand. Immutable once built: safe to share between threads
+    and cache for the life of the process (handbook revisions never change)."""
+
+    MAX_DEPTH = 64  # groups and links nested under one entry; deeper is a loop or a broken file
+
+    def __init__(self, doc: dict):
+        if not isinstance(doc, dict) or not isinstance(doc.get("nodes"), dict):
+            raise CatalogueError("a catalogue document is an object with 'nodes'")
+        self.doc = doc
+        self.nodes: dict[str, dict] = doc["nodes"]
+        self.points = str(doc.get("points") or "")
+        self.cost_types: dict[str, str] = {str(c.get("id")): str(c.get("name") or c.get("id"))
+                                           for c in doc.get("cost_types") or () if isinstance(c, dict)}
+        self.cost_ids = frozenset(self.cost_types) | ({self.points} if self.points else frozenset())
+        self.categories: dict[str, str] = {str(k): str(v) for k, v in (doc.get("categories") or {}).items()}
+        self.catalogue_id = str((doc.get("catalogue") or {}).get("id") or "")
+        self.system_id = str((doc.get("game_system") or {}).get("id") or "")
+        self.profiles: dict = doc.get("profiles") or {}
+        self.rules: dict = doc.get("rules") or {}
+        self._layouts: dict[str, Layout] = {}
+
+    # -- nodes ------------------------------------------------------------------------------
+    def node(self, node_id: str) -> dict:
+        node = self.nodes.get(node_id)
+        if not isinstance(node, dict):
+            raise CatalogueError(f"no node {node_id!r} in the catalogue document")
+        return node
+
+    def resolve(self, ref: str) -> Entry:
+        """An entry or group by id, or the target of a link with the link merged over it."""
+        node = self.node(ref)
+        if node.get("k") != "link":
+            return Entry(node_id=ref, node=node, key=ref)
+        target_id = str(node.get("target") or "")
+        target = self.node(target_id)
+        if target.get("k") not in ("entry", "group"):
+            raise CatalogueError(f"link {ref!r} points at {target_id!r}, which is not an entry or a group")
+        return Entry(node_id=target_id, node=target, link_id=ref, link=node, key=ref)
+
+    @cached_property
+    def force_entries(self) -> tuple:
+        return tuple(Entry(node_id=fid, node=self.node(fid), key=fid) for fid in self.doc.get("force_entries") or ())
+
+    def force_entry(self, entry_id: str | None = None) -> Entry | None:
+        for force in self.force_entries:
+            if not entry_id or force.id == entry_id:
+                return force
+        return None
+
+    # -- merged views -----------------------------------------------------------------------
+    @staticmethod
+    def constraints(entry: Entry) -> list:
+        return _merged(entry, "constraints")
+
+    @staticmethod
+    def modifiers(entry: Entry) -> list:
+        return _merged(entry, "modifiers")
+
+    @staticmethod
+    def category_links(entry: Entry) -> list:
+        # The link's categories come first: a primary category on the link wins.
+        return [*((entry.link or {}).get("categories") or EMPTY), *(entry.node.get("categories") or EMPTY)]
+
+    @staticmethod
+    def costs(entry: Entry) -> dict:
+        costs = dict(entry.node.get("costs") or {})
+        if entry.link and entry.link.get("costs") is not None:
+            costs.update(entry.link["costs"])
+        return costs
+
+    def children(self, entry: Entry) -> list[str]:
+        return [*(entry.node.get("children") or EMPTY), *((entry.link or {}).get("children") or EMPTY)]
+
+    def primary_category(self, entry: Entry) -> str:
+        for link in self.category_links(entry):
+            if link.get("primary"):
+                return str(link.get("target") or "")
+        return ""
+
+    def loose_slot(self, path: str) -> Slot | None:
+        """A slot for an entry named by id (or ``link::entry``) wherever it is: for pricing trees that
+        are not rosters (a shared entry priced on its own)."""
+        parts = [p for p in str(path or "").split("::") if p]
+        if not parts:
+            return None
+        try:
+            if len(parts) >= 2 and self.nodes.get(parts[-2], {}).get("k") == "link":
+                entry = self.resolve(parts[-2])
+            else:
+                entry = self.resolve(parts[-1])
+        except CatalogueError:
+            return None
+        if entry.is_group:
+            return None
+        links = (entry.link_id,) if entry.link_id else ()
+        return Slot(entry=entry, path=path, links=links, groups=(), group_path="",
+                    ids=frozenset({entry.id, *links}))
+
+    # -- layouts ----------------------------------------------------------------------------
+    def root_layout(self) -> Layout:
+        return self._layout("", list(self.doc.get("roots") or ()))
+
+    def layout(self, entry: Entry) -> Layout:
+        return self._layout(entry.key, self.children(entry))
+
+    def _layout(self, key: str, refs: list) -> Layout:
+        layout = self._layouts.get(key)
+        if layout is not None:
+            return layout
+        slots: list[Slot] = []
+        groups: list[GroupSlot] = []
+
+        def visit(ref_ids, links: tuple, group_chain: tuple, depth: int):
+            if depth > self.MAX_DEPTH:
+                raise CatalogueError(f"groups nested deeper than {self.MAX_DEPTH} under {key or 'the root'}")
+            for ref in ref_ids:
+                entry = self.resolve(ref)
+                chain = (*links, entry.link_id) if entry.link_id else links
+                if entry.is_group:
+                    parent = group_chain[-1] if group_chain else None
+                    group = GroupSlot(entry=entry, links=chain, path="::".join((*chain, entry.id)), parent=parent,
+                                      index=len(groups))
+                    groups.append(group)
+                    visit(self.children(entry), chain, (*group_chain, group), depth + 1)
+                    continue
+                ids = {entry.id, *chain}
+                for g in group_chain:
+                    ids.add(g.entry.id)
+                slot = Slot(entry=entry, path="::".join((*chain, entry.id)), links=chain, groups=group_chain,
+                            group_path=group_chain[-1].path if group_chain else "", ids=frozenset(ids),
+                            index=len(slots))
+                slots.append(slot)
+                for g in group_chain:
+                    g.slots.append(slot)
+
+        visit(refs, (), (), 0)
+        by_path: dict[str, Slot] = {}
+        for slot in slots:
+            by_path.setdefault(slot.path, slot)
+        layout = Layout(slots=tuple(slots), groups=tuple(groups), by_path=by_path)
+        self._layouts[key] = layout
+        return layout
