@@ -8,6 +8,19 @@ from django.core.management import call_command
 SHARED = Path(settings.BASE_DIR).parent / "shared"
 
 
+def pytest_addoption(parser):
+    parser.addoption("--stack", action="store_true",
+                     help="run tests/stack: the production stack as real processes (make test-stack; needs "
+                          "PostgreSQL and Redis)")
+
+
+def pytest_ignore_collect(collection_path, config):
+    # The stack tests start gunicorn, Celery, PostgreSQL databases: their own command and CI step, not make test.
+    if collection_path.name == "stack" and collection_path.parent.name == "tests" and not config.getoption("stack"):
+        return True
+    return None
+
+
 @pytest.fixture
 def sample_data(db):
     """Every bundled game system and sample handbook, loaded the way a user would load them."""
@@ -22,8 +35,12 @@ def systems(db):
 
 @pytest.fixture(autouse=True)
 def fresh_game_data_cache():
-    """Handbook data is cached per process by primary key; test databases reuse keys, so start clean."""
+    """Handbook data is cached per process by primary key and in the cache; test databases reuse keys, and
+    throttle counts and rendered PDFs live in the cache too, so every test starts with both empty."""
+    from django.core.cache import cache
+
     from armybuilder.lists import gamedata
 
+    cache.clear()
     gamedata.clear_cache()
     yield

@@ -5,14 +5,19 @@ with a JSON pointer into the request body ("" = the whole body), so a client can
 show every problem at once. Errors from the service layer are mapped here, so
 views never translate exceptions themselves.
 """
+import logging
+
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from armybuilder.errors import RETRY_AFTER_SECONDS, service_down
 from armybuilder.interchange.listjson.document import ListDocumentError
 from armybuilder.lists.services import ListOperationError, StaleListError
+
+logger = logging.getLogger("armybuilder.api")
 
 
 class PreconditionRequired(exceptions.APIException):
@@ -36,6 +41,13 @@ class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_detail = "The request body is too large."
     default_code = "payload_too_large"
+
+
+class ServiceUnavailable(exceptions.APIException):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = ("The service is temporarily unavailable (its database or cache does not answer); nothing was "
+                      "changed. Try again in a minute.")
+    default_code = "service_unavailable"
 
 
 class ProblemsError(exceptions.APIException):
@@ -82,6 +94,9 @@ def _flatten(detail, pointer: str = "") -> list[dict]:
 
 def _translate(exc):
     """Service-layer and Django exceptions -> API exceptions."""
+    if service_down(exc):
+        logger.error("backing service unavailable", exc_info=exc)
+        return ServiceUnavailable()
     if isinstance(exc, RequestDataTooBig):
         return PayloadTooLarge(
             f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes, the most this API reads.")
@@ -116,6 +131,8 @@ def api_exception_handler(exc, context):
         problems = []
     response.data = {"detail": detail, "problems": problems}
     response.content_type = "application/json"  # also where the client asked for a PDF or a roster file
+    if isinstance(exc, ServiceUnavailable):
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     if isinstance(exc, PreconditionFailed) and exc.current_version is not None:
         response["ETag"] = f'"{exc.current_version}"'
     return response

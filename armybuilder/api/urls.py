@@ -1,8 +1,10 @@
 """/api/v1/... (the API) and /api/schema/, /api/docs/ (its OpenAPI schema and Swagger UI)."""
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from csp.constants import SELF, UNSAFE_INLINE
+from csp.decorators import csp_update
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from . import check, files, gamedata, lists, tokens
+from . import check, files, gamedata, jobs, lists, tokens
 from .views import not_found
 
 app_name = "api"
@@ -33,6 +35,7 @@ urlpatterns = [
     path(LIST + "export.ros", files.ListRosApi.as_view(), name="list-export-ros"),
     path(LIST + "export.rosz", files.ListRoszApi.as_view(), name="list-export-rosz"),
     path(LIST + "roster.pdf", files.ListPdfApi.as_view(), name="list-roster-pdf"),
+    path(LIST + "roster-jobs", jobs.ListRosterJobApi.as_view(), name="list-roster-job"),
     # the builder's operations, at the list document's pointers
     path(LIST + "formations/", lists.FormationAddApi.as_view(), name="formation-add"),
     path(LIST + "formations/<int:formation>/", lists.FormationRemoveApi.as_view(), name="formation-remove"),
@@ -53,12 +56,20 @@ urlpatterns = [
     path("v1/shared/<uuid:share_token>/export.json", lists.SharedExportApi.as_view(), name="shared-export-json"),
     path("v1/shared/<uuid:share_token>/copy", lists.SharedCopyApi.as_view(), name="shared-copy"),
     path("v1/shared/<uuid:share_token>/roster.pdf", files.SharedPdfApi.as_view(), name="shared-roster-pdf"),
+    # background jobs
+    path("v1/jobs/<uuid:job_id>", jobs.JobDetailApi.as_view(), name="job-detail"),
+    path("v1/jobs/<uuid:job_id>/result", jobs.JobResultApi.as_view(), name="job-result"),
+    path("v1/imports/battlescribe", jobs.BattleScribeImportApi.as_view(), name="import-battlescribe"),
     # checking without saving, and tokens
     path("v1/check", check.CheckApi.as_view(), name="check"),
     path("v1/auth/token", tokens.TokenApi.as_view(), name="token"),
     # schema and docs
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # Self-hosted (drf-spectacular-sidecar); the split view serves its set-up script as a file, so no inline script.
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    # Redoc writes its styles into <style> elements and parses in a blob: worker: allowed on this page only.
+    path("redoc/", csp_update({"style-src": [UNSAFE_INLINE], "worker-src": [SELF, "blob:"]})(
+        SpectacularRedocView.as_view(url_name="api:schema")), name="redoc"),
     # anything else under /api/ is a JSON 404, not an HTML page
     re_path(r"^[\s\S]*$", not_found, name="not-found"),  # [\s\S]: also paths with a newline in them
 ]

@@ -1,10 +1,16 @@
 """Build the engine's immutable HandbookData from the database.
 
-A handbook revision never changes once written, so its data is built once per
-process with a fixed number of queries, whatever its size, and cached.
+A handbook revision never changes once written, so its data is built once with
+a fixed number of queries, whatever its size, and cached twice: in this
+process, and in the shared cache (Redis in production) under the revision's
+content hash, so a new or restarted process gets it with one query.
 """
+import dataclasses
+import hashlib
 import threading
 from collections import defaultdict
+
+from django.core.cache import cache
 
 from django.db.models.signals import post_delete
 
@@ -41,12 +47,31 @@ def handbook_id(system: str, code: str, revision: int) -> int | None:
 post_delete.connect(_forget_handbook, sender=m.Handbook, dispatch_uid="lists.gamedata.forget_handbook")
 
 
+# The shape of the snapshot classes: a deploy that changes them never reads an old pickled snapshot.
+_SHAPE = hashlib.sha256(repr(sorted(
+    (cls.__name__, [f.name for f in dataclasses.fields(cls)]) for cls in vars(g).values()
+    if isinstance(cls, type) and dataclasses.is_dataclass(cls))).encode()).hexdigest()[:10]
+SHARED_SECONDS = 7 * 24 * 60 * 60
+
+
 def handbook_data(handbook_id: int) -> g.HandbookData:
     data = _cache.get(handbook_id)
     if data is None:
-        data = _build(handbook_id)
+        data = _shared(handbook_id)
         with _lock:
             _cache[handbook_id] = data
+    return data
+
+
+def _shared(handbook_id: int) -> g.HandbookData:
+    digest = m.Handbook.objects.filter(pk=handbook_id).values_list("content_hash", flat=True).first()
+    if not digest:
+        return _build(handbook_id)
+    key = f"gamedata:{_SHAPE}:{handbook_id}:{digest}"
+    data = cache.get(key)
+    if data is None:
+        data = _build(handbook_id)
+        cache.set(key, data, SHARED_SECONDS)
     return data
 
 

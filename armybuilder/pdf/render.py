@@ -8,7 +8,6 @@ autoescaped HTML. Nothing outside the document is fetched: the only URLs
 WeasyPrint may open are ``data:`` URIs (the QR code).
 """
 import threading
-from functools import lru_cache
 
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
@@ -31,15 +30,23 @@ PAPERS = {
     "letter": {"size": "letter", "card_height": "118mm"},
 }
 
-_lock = threading.Lock()
+# A FontConfiguration is not safe to share between threads rendering at once, so each thread has its own
+# (parsed once per thread): renders in different threads run side by side, with no process-wide lock.
+_local = threading.local()
 
 
 class RosterError(ValueError):
     """A render request that makes no sense (an unknown paper size)."""
 
 
-@lru_cache(maxsize=1)
 def _weasy():
+    cached = getattr(_local, "weasy", None)
+    if cached is None:
+        cached = _local.weasy = _load_weasy()
+    return cached
+
+
+def _load_weasy():
     import weasyprint
     from weasyprint.text.fonts import FontConfiguration
     from weasyprint.urls import URLFetcher
@@ -54,7 +61,7 @@ def _weasy():
 
 
 def stylesheet():
-    """The parsed print stylesheet (cached for the life of the process)."""
+    """The parsed print stylesheet (cached for the life of the thread)."""
     return _weasy()[2]
 
 
@@ -91,9 +98,7 @@ def roster_html(*, force: Force, report: Report, document: dict, paper: str = "a
 def html_to_pdf(html: str) -> bytes:
     weasyprint, fonts, css, fetcher = _weasy()
     document = weasyprint.HTML(string=html, url_fetcher=fetcher, base_url=None)
-    # A FontConfiguration is not safe to share between threads rendering at once.
-    with _lock:
-        return document.write_pdf(stylesheets=[css], font_config=fonts)
+    return document.write_pdf(stylesheets=[css], font_config=fonts)
 
 
 def roster_pdf_render(*, force: Force, report: Report, document: dict, paper: str = "a4", cards: bool = True,

@@ -1,13 +1,13 @@
 """Roster downloads and the verification page. Thin: options in, a service call, a response out."""
 from django.http import HttpResponse, HttpResponseBadRequest
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from armybuilder.lists.selectors import army_list_get_for_user, army_list_get_shared
 
 from .forms import RosterOptionsForm, VerifyForm
-from .services import (BadCode, ListDocumentError, roster_filename, roster_pdf_for_list, roster_verify,
-                       share_path)
+from .services import (BadCode, ListDocumentError, roster_filename, roster_pdf_cached, roster_pdf_for_list,
+                       roster_pdf_job_start, roster_renders_in_background, roster_verify, share_path)
 
 
 def _options_or_400(request):
@@ -37,7 +37,20 @@ def roster(request, public_id):
     if not options["player"] and request.user.is_authenticated:
         options["player"] = request.user.get_full_name() or request.user.get_username()
     path = share_path(army_list) if army_list.visibility == "shared" else f"/lists/{army_list.public_id}/"
-    pdf = roster_pdf_for_list(army_list=army_list, list_url=request.build_absolute_uri(path), **options)
+    return _roster_or_job(request, army_list, list_url=request.build_absolute_uri(path), **options)
+
+
+def _roster_or_job(request, army_list, **options):
+    """The PDF now when it is cached or quick to make; else a job, and its status page (which then offers it)."""
+    pdf = roster_pdf_cached(army_list=army_list, **options)
+    if pdf is None and roster_renders_in_background(army_list=army_list):
+        if not request.session.session_key:
+            request.session.save()  # an anonymous visitor needs a session to see the job
+        job = roster_pdf_job_start(army_list=army_list, owner=request.user,
+                                   session_key=request.session.session_key, **options)
+        return redirect("jobs:status", job_id=job.pk)
+    if pdf is None:
+        pdf = roster_pdf_for_list(army_list=army_list, **options)
     return _pdf_response(pdf, army_list.name, options["paper"])
 
 
@@ -48,9 +61,7 @@ def shared_roster(request, share_token):
     options, error = _options_or_400(request)
     if error:
         return error
-    pdf = roster_pdf_for_list(army_list=army_list, list_url=request.build_absolute_uri(share_path(army_list)),
-                              **options)
-    return _pdf_response(pdf, army_list.name, options["paper"])
+    return _roster_or_job(request, army_list, list_url=request.build_absolute_uri(share_path(army_list)), **options)
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,11 +1,12 @@
 from django.urls import path
 
-from . import accounts, matchup_views, schemas, views
+from . import accounts, battlescribe_views, matchup_views, schemas, views
 
 app_name = "web"
 urlpatterns = [
     path("", views.start, name="start"),
     path("import/", views.import_list, name="import"),
+    path("import/battlescribe/", battlescribe_views.import_battlescribe, name="import-battlescribe"),
     path("lists/<uuid:public_id>/", views.builder, name="builder"),
     path("lists/<uuid:public_id>/do/<slug:action>/", views.builder_action, name="action"),
     path("lists/<uuid:public_id>/rename/", views.list_rename, name="rename"),

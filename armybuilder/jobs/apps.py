@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class JobsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "armybuilder.jobs"
+    label = "jobs"
+
+    def ready(self):
+        # Every app's job kinds must be registered before a worker takes its first job.
+        from django.utils.module_loading import autodiscover_modules
+
+        autodiscover_modules("jobkinds")
