@@ -49,8 +49,8 @@ def _mapping_version() -> str:
     here = Path(__file__).resolve().parent
     rules = here.parents[1] / "rules" / "battlescribe"
     digest = hashlib.sha256()
-    for path in sorted([*here.glob("*.py"), *rules.glob("*.py")]):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in sorted([*here.rglob("*.py"), *rules.rglob("*.py")]):
+        digest.update(path.relative_to(here.parents[1]).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 

@@ -1,0 +1,233 @@
+"""What every part of the Flames of War mapping shares."""
+from __future__ import annotations
+
+from ..index import Entry, Index
+from ..nodes import Catalogue, InfoGroup, Node, Profile, Rule
+from ..report import CatalogueReport
+from .common import CARD_GROUP_RE, ROLE_BY_CATEGORY_NAME, clean_name, safe_code
+
+
+class MapperBase:
+    """The state a catalogue's mapping builds up, and the helpers every part of it uses (limits, modifiers,
+    profiles and rules). The parts (units, cards, formations) are mixins over this; the methods they call on
+    each other are declared at the end."""
+
+    generic = False
+
+    def __init__(self, index: Index, cat: Catalogue, report: CatalogueReport, ptypes: dict[str, dict]):
+        self.index = index
+        self.cat = cat
+        self.report = report
+        self.ptypes = ptypes  # profile type id -> {"applies_to", "characteristics": set of ids}
+        self.cost_ids = set(index.cost_types)
+        self.pts = next((c.id for c in index.system.cost_types if c.name.strip().lower() in ("pts", "points")),
+                        index.system.cost_types[0].id if index.system.cost_types else "")
+        self.roles = {cid: ROLE_BY_CATEGORY_NAME.get(name.strip().lower(), "")
+                      for cid, name in index.category_names.items()}
+        self.card_category = next((cid for cid, role in self.roles.items() if role == "card"), "")
+        self.units: dict[str, dict] = {}
+        self.unit_order: list[str] = []
+        self.rules: dict[str, str] = {}
+        self.cards: dict[str, dict] = {}
+        self.formations: list[dict] = []
+        self.formation_codes: set[str] = set()
+        self.support: list[dict] = []
+        self.constraints: dict[str, dict] = {}
+        self.checked: set[int] = set()  # id() of entries whose modifiers/constraints were reported
+        self.used_nodes: set[str] = set()
+        self.reported_options: set[str] = set()
+
+    # -- helpers --------------------------------------------------------
+    def code(self, ident: str, what: str) -> str:
+        code = safe_code(ident)
+        if code != ident:
+            self.report.warning(ident, what, f"id is not a valid code; stored as {code!r}")
+        return code
+
+    def bs_info(self, entry: Entry, **more) -> dict:
+        """What a roster needs of an entry: ids, type, categories and raw costs (every cost type)."""
+        info = {"entry": entry.node.id, "path": entry.path, "type": entry.node.type}
+        info.update(more)
+        if entry.categories:
+            info["categories"] = sorted(entry.categories)
+        info["costs"] = {k: v for k, v in sorted(entry.costs.items())}
+        return info
+
+    def role(self, entry: Entry) -> str:
+        return self.roles.get(entry.primary_category, "")
+
+    def is_card(self, entry: Entry) -> bool:
+        return bool(self.card_category) and self.card_category in entry.categories
+
+    def is_card_group(self, entry: Entry) -> bool:
+        if CARD_GROUP_RE.search(entry.name or ""):
+            return True
+        if entry.is_group:
+            leaves = self.leaves(entry)
+            return bool(leaves) and all(self.is_card(e) for e in leaves)
+        return False
+
+    def resolved_children(self, entry: Entry) -> list[Entry]:
+        out = []
+        for node, child in self.index.children(entry):
+            if child is None:
+                self.report.error(node.id, "entryLink", f"target {node.target_id!r} of {node.name!r} not found "
+                                  "in this catalogue, its linked catalogues or the game system")
+                continue
+            out.append(child)
+        return out
+
+    def leaves(self, group: Entry) -> list[Entry]:
+        """Selection entries under a group, nested groups flattened."""
+        out = []
+        for child in self.resolved_children(group):
+            out.extend(self.leaves(child) if child.is_group else [child])
+        return out
+
+    def limits(self, entry: Entry, *, root: bool = False) -> tuple[int | None, int | None]:
+        lo = hi = None
+        for c in entry.constraints:
+            if c["field"] != "selections" or c.get("percent"):
+                continue
+            if c["value"] < 0:  # BattleScribe writes -1 for "no limit"
+                continue
+            if c["scope"] == "parent" or (root and c["scope"] in ("force", "roster")):
+                if c["type"] == "min":
+                    lo = int(c["value"]) if lo is None else max(lo, int(c["value"]))
+                elif c["type"] == "max":
+                    hi = int(c["value"]) if hi is None else min(hi, int(c["value"]))
+        return lo, hi
+
+    # -- modifiers and constraints ------------------------------------------
+    def extras(self, entry: Entry, target_kind: str, target_code: str, *, root: bool = False,
+               owns: bool = False) -> dict:
+        """Normalised modifiers and unmapped constraints of an entry, reported once per entry.
+
+        ``owns``: the entry *is* the unit/card/formation ``target_code`` names, so its per-force
+        limits become handbook constraints on it. A size's or option's own per-force limit (e.g.
+        the game system's "Warrior" entry linked into many units) counts that option, not its
+        unit; our constraints cannot say that, so it is kept in extra and reported."""
+        extra: dict = {}
+        first = id(entry.node) not in self.checked or (entry.link is not None and id(entry.link) not in self.checked)
+        self.checked.add(id(entry.node))
+        if entry.link is not None:
+            self.checked.add(id(entry.link))
+        cost_mods, other_mods = [], []
+        for mod in entry.modifiers:
+            if mod["kind"] == "cost":
+                cost_mods.append(mod)
+                if first:
+                    self.report.counts["cost modifiers"] += 1
+            else:
+                other_mods.append(mod)
+                if first:
+                    self.report.counts[f"{mod['kind']} modifiers"] += 1
+        if cost_mods:
+            extra["cost_modifiers"] = cost_mods
+        if other_mods:
+            extra["modifiers"] = other_mods
+        kept = []
+        for c in entry.constraints:
+            if c["field"] == "selections" and not c.get("percent") and c["scope"] == "parent":
+                continue  # min/max in the parent: mapped onto the box, group or option
+            if c["field"] == "selections" and not c.get("percent") and c["scope"] in ("force", "roster"):
+                if root:
+                    continue  # a root entry's box carries it
+                if target_code and not entry.is_group and owns:
+                    self.force_constraint(c, entry, target_kind, target_code)
+                    continue
+            kept.append(c)
+        if kept:
+            extra["constraints"] = kept
+        if entry.hidden:
+            extra["hidden"] = True
+        return extra
+
+    def force_constraint(self, c: dict, entry: Entry, target_kind: str, target_code: str) -> None:
+        if c["value"] < 0:  # -1: no limit
+            return
+        code = self.code(c["id"], "constraint")
+        existing = self.constraints.get(code)
+        if existing is not None:
+            if target_code not in existing["target"]["codes"]:
+                existing["target"]["codes"].append(target_code)
+            return
+        where = "force" if c["scope"] == "force" else "roster (all forces)"
+        doc = {"code": code, "description": f"{c['type']} {c['value']} {entry.name} per {where}"[:300],
+               "scope": "force", "target": {"kind": target_kind, "codes": [target_code]}}
+        doc[c["type"]] = int(c["value"])
+        self.constraints[code] = doc
+        self.report.counts["constraints"] += 1
+
+    # -- info: profiles and rules --------------------------------------------
+    def collect_info(self, node: Node | InfoGroup, cat_id: str, profiles: dict, rules: dict, source: str,
+                     *, warn: bool = True) -> None:
+        """Profiles and rules of an entry or info group, following info groups and info links."""
+        for p in node.profiles:
+            profiles.setdefault(p.id, (p, source))
+        for r in node.rules:
+            rules.setdefault(r.id, r)
+        for g in node.info_groups:
+            self.collect_info(g, cat_id, profiles, rules, source, warn=False)
+        for link in node.info_links:
+            target = self.index.lookup(cat_id, link.target_id)
+            if isinstance(target, Profile):
+                profiles.setdefault(target.id, (target, source))
+            elif isinstance(target, Rule):
+                rules.setdefault(target.id, target)
+            elif isinstance(target, InfoGroup):
+                self.collect_info(target, cat_id, profiles, rules, source, warn=False)
+            elif warn:
+                self.report.warning(link.id, "infoLink", f"{link.type} target {link.target_id!r} "
+                                    f"({link.name!r}) not found")
+
+    def rule_codes(self, rules: dict) -> list[str]:
+        codes = []
+        for r in rules.values():
+            code = self.code(r.id, "rule")
+            self.rules.setdefault(code, clean_name(r.name, "Rule"))
+            codes.append(code)
+        return codes
+
+    def profile_docs(self, profiles: dict, owner: str) -> tuple[list[dict], list[dict]]:
+        docs, refs = [], []
+        for p, source in profiles.values():
+            ptype = self.ptypes.get(p.type_id)
+            if ptype is None:
+                self.report.warning(p.id, "profile", f"profile type {p.type_id!r} ({p.type_name}) is unknown")
+                continue
+            if ptype["applies_to"] == "card":
+                continue  # command card texts are not copied
+            values = {}
+            for ch in p.characteristics:
+                if ch.type_id in ptype["characteristics"]:
+                    if ch.value:
+                        values[ch.type_id] = ch.value
+                else:
+                    self.report.warning(p.id, "characteristic", f"{ch.name!r} is not a characteristic of "
+                                        f"{p.type_name!r}")
+            docs.append({"type": p.type_id, "name": clean_name(p.name, p.type_name or "Profile"), "values": values})
+            ref = {"id": p.id, "from": source}
+            if p.hidden:
+                ref["hidden"] = True
+            if p.modifiers:
+                ref["modifiers"] = p.modifiers
+                self.report.counts["profile modifiers"] += len(p.modifiers)
+            refs.append(ref)
+            self.report.counts["profiles"] += 1
+        return docs, refs
+
+
+    # -- provided by the parts -------------------------------------------------
+    def unit(self, entry: Entry) -> str:
+        raise NotImplementedError
+
+    def card(self, entry: Entry, scope: str, target: tuple[str, str] | None,
+             wrapper: tuple[Entry, Entry] | None = None) -> None:
+        raise NotImplementedError
+
+    def cards_from(self, group: Entry, scope: str, target: tuple[str, str] | None) -> None:
+        raise NotImplementedError
+
+    def unit_like(self, entry: Entry) -> bool:
+        raise NotImplementedError
