@@ -275,8 +275,9 @@ CONTENT_SECURITY_POLICY = {
 # ================================================================ e-mail
 
 # Local: printed on the console. Production: an SMTP server from the environment.
-EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend" if PRODUCTION
-                    else "django.core.mail.backends.console.EmailBackend")
+# Local: printed on the console unless EMAIL_HOST names a server. Password-reset links work for three hours.
+EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend"
+                    if PRODUCTION or os.environ.get("EMAIL_HOST") else "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = env("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 587 if PRODUCTION else 25)
 EMAIL_HOST_USER = env("EMAIL_HOST_USER")
@@ -286,6 +287,7 @@ EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Army Builder <noreply@localhost>")
 SERVER_EMAIL = env("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 3
 
 # ================================================================ logging (JSON lines)
 
@@ -376,3 +378,46 @@ SPECTACULAR_SETTINGS = {
 
 # Where handbook data files ship with the project.
 HANDBOOK_DATA_DIR = BASE_DIR / "handbooks" / "data"
+
+# ================================================================ hardening (body size, rate limits, log-ins, tokens)
+from datetime import timedelta  # noqa: E402
+
+# Any request body above this is refused by its Content-Length before it is read (armybuilder/bodylimit.py).
+MAX_REQUEST_BYTES = int(os.environ.get("MAX_REQUEST_BYTES", str(2 * 1024 * 1024)))
+MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                  "armybuilder.bodylimit.RequestBodyLimitMiddleware")
+
+# Web pages that write many rows (armybuilder/ratelimit.py, counted in the default cache).
+RATE_LIMITS = {
+    "web_import_anon": "10/minute",
+    "web_import_user": "60/minute",
+    "web_copy_anon": "20/minute",
+    "signup": "20/hour",
+}
+
+# Log-in throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username from one
+# address, that pair is locked out for AXES_COOLOFF_TIME and the log-in page says so (429). Attempts are
+# kept in the database, so every worker sees them; AXES_HANDLER=axes.handlers.cache.AxesCacheHandler moves
+# them to a shared cache (Redis) instead.
+INSTALLED_APPS.append("axes")
+MIDDLEWARE.append("axes.middleware.AxesMiddleware")
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_HANDLER = os.environ.get("AXES_HANDLER", "axes.handlers.database.AxesDatabaseHandler")
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "armybuilder.web.accounts.locked_out"
+AXES_USERNAME_CALLABLE = "armybuilder.web.accounts.axes_username"
+AXES_VERBOSE = False
+
+# API tokens are stored hashed (armybuilder/api/models.py); rest_framework.authtoken stays installed only so
+# that the migration which hashes the old plain-text tokens can read (and then empty) its table.
+REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = [
+    "armybuilder.api.authentication.HashedTokenAuthentication" if name.endswith(".TokenAuthentication") else name
+    for name in REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"]]
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # IMMEDIATE: a transaction takes SQLite's write lock when it begins and waits for it (up to the timeout),
+    # instead of failing with "database is locked" when two requests that read then write meet.
+    DATABASES["default"]["OPTIONS"].update({"transaction_mode": "IMMEDIATE", "timeout": 20})

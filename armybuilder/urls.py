@@ -14,3 +14,4 @@ urlpatterns = [
 ]
 
 handler500 = "armybuilder.errors.server_error"
+handler400 = "armybuilder.errors.bad_request"

@@ -15,7 +15,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from armybuilder.errors import RETRY_AFTER_SECONDS, service_down
 from armybuilder.interchange.listjson.document import ListDocumentError
-from armybuilder.lists.services import ListOperationError, StaleListError
+from armybuilder.lists.services import ListGoneError, ListOperationError, StaleListError
 
 logger = logging.getLogger("armybuilder.api")
 
@@ -61,6 +61,17 @@ class ProblemsError(exceptions.APIException):
         super().__init__(detail or _summary(problems))
 
 
+def _short(problems: list[dict]) -> list[dict]:
+    """Problems fit to send back: at most MAX_PROBLEMS, each message with long values cut (no echo of a
+    megabyte the client sent)."""
+    from armybuilder.interchange.listjson.document import MAX_PROBLEMS, ListProblem
+
+    out = [ListProblem(p["pointer"], p["message"]).as_dict() for p in problems[:MAX_PROBLEMS]]
+    if len(problems) > MAX_PROBLEMS:
+        out.append({"pointer": "", "message": f"and {len(problems) - MAX_PROBLEMS} more problem(s) not shown"})
+    return out
+
+
 def _summary(problems: list[dict]) -> str:
     parts = [f"{p['pointer'] or '/'}: {p['message']}" for p in problems[:5]]
     more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
@@ -100,6 +111,8 @@ def _translate(exc):
     if isinstance(exc, RequestDataTooBig):
         return PayloadTooLarge(
             f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes, the most this API reads.")
+    if isinstance(exc, ListGoneError):
+        return exceptions.NotFound("No such list: it was deleted.")
     if isinstance(exc, StaleListError):
         return PreconditionFailed(
             f"The list was changed elsewhere (it is now at version {exc.current_version}, "
@@ -123,11 +136,12 @@ def api_exception_handler(exc, context):
     if isinstance(exc, ProblemsError):
         problems, detail = exc.problems, str(exc.detail)
     elif isinstance(exc, exceptions.ValidationError):
-        problems = _flatten(exc.detail)
+        problems = _short(_flatten(exc.detail))
         detail = _summary(problems) if problems else "Invalid input."
     else:
         data = response.data
         detail = str(data.get("detail", "")) if isinstance(data, dict) else str(data)
+        detail = _short([{"pointer": "", "message": detail}])[0]["message"]
         problems = []
     response.data = {"detail": detail, "problems": problems}
     response.content_type = "application/json"  # also where the client asked for a PDF or a roster file

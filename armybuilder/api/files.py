@@ -12,13 +12,15 @@ from rest_framework.parsers import BaseParser
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
+from armybuilder.downloads import attachment
+from armybuilder.interchange.battlescribe.roster import MAX_ROSTER_BYTES
 from armybuilder.interchange.battlescribe.roster_service import RosterError, roster_export, roster_import
 from armybuilder.pdf.render import PAPERS
 from armybuilder.pdf.render import RosterError as PaperError
 from armybuilder.pdf.services import roster_filename, roster_pdf_for_list
 
 from .conditional import etag
-from .exceptions import ProblemsError
+from .exceptions import PayloadTooLarge, ProblemsError
 from .lists import ListApi, ListDetailOutputSerializer, SharedApi, _detail
 from .openapi import errors
 from .throttles import ScopedUserThrottle
@@ -60,7 +62,11 @@ class RosterParser(BaseParser):
     media_type = "*/*"
 
     def parse(self, stream, media_type=None, parser_context=None):
-        return stream.read() if stream is not None else b""
+        data = stream.read(MAX_ROSTER_BYTES + 1) if stream is not None else b""
+        if len(data) > MAX_ROSTER_BYTES:
+            raise PayloadTooLarge(f"The roster is larger than {MAX_ROSTER_BYTES} bytes; a roster may be at most "
+                                  f"{MAX_ROSTER_BYTES} bytes. Nothing was read or saved.")
+        return data
 
 
 class PdfThrottle(ScopedUserThrottle):
@@ -79,7 +85,7 @@ class RosterFilterSerializer(serializers.Serializer):
 
 def file_response(content: bytes, content_type: str, filename: str, version: int) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = attachment(filename)
     response["ETag"] = etag(version)
     return response
 
@@ -100,7 +106,7 @@ def ros_response(army_list, *, zipped: bool) -> HttpResponse:
         content = roster_export(army_list, zipped=zipped)
     except RosterError as exc:
         raise NotExportable("; ".join(exc.problems) or str(exc))
-    name = (army_list.name or "roster").replace('"', "")[:80]
+    name = army_list.name or "roster"
     return file_response(content, "application/zip" if zipped else "application/xml",
                          f"{name}.{'rosz' if zipped else 'ros'}", army_list.version)
 

@@ -20,6 +20,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from armybuilder.downloads import attachment
 from armybuilder.lists import selectors as list_selectors
 from armybuilder.lists import services
 from armybuilder.lists.models import ArmyList
@@ -114,7 +115,7 @@ def export_response(army_list: ArmyList) -> HttpResponse:
     body = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     response = HttpResponse(body.encode("utf-8"), content_type="application/json; charset=utf-8")
     filename = (slugify(army_list.name) or "army-list")[:80] + ".json"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = attachment(filename)
     response["ETag"] = etag(army_list.version)
     return response
 
@@ -244,6 +245,17 @@ class ListDetailApi(ListApi):
         army_list, version = self.writable()
         services.army_list_delete(army_list=army_list, expected_version=version)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema(tags=["lists"])
+class ListShareLinkApi(ListApi):
+    @extend_schema(summary="A new share link for a shared list: the old share_token stops working at once",
+                   parameters=[IF_MATCH], request=None,
+                   responses={200: ListDetailOutputSerializer, **errors(*WRITE_ERRORS)})
+    def post(self, request, public_id):
+        army_list, version = self.writable()
+        army_list = services.army_list_new_share_link(army_list=army_list, expected_version=version)
+        return detail_response(army_list)
 
 
 class CopyInputSerializer(InputSerializer):

@@ -31,6 +31,7 @@ urlpatterns = [
     path("v1/lists/import.ros", files.ListRosImportApi.as_view(), name="list-import-ros"),
     path(LIST, lists.ListDetailApi.as_view(), name="list-detail"),
     path(LIST + "copy", lists.ListCopyApi.as_view(), name="list-copy"),
+    path(LIST + "share-link", lists.ListShareLinkApi.as_view(), name="list-share-link"),
     path(LIST + "export.json", lists.ListExportApi.as_view(), name="list-export-json"),
     path(LIST + "export.ros", files.ListRosApi.as_view(), name="list-export-ros"),
     path(LIST + "export.rosz", files.ListRoszApi.as_view(), name="list-export-rosz"),

@@ -7,9 +7,10 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.management import call_command
 from django.db import transaction
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from armybuilder.api.models import ApiToken, token_hash
+from armybuilder.api.services import api_token_rotate
 from armybuilder.lists import gamedata, services
 from handbooks.models import Handbook
 from handbooks.services import handbooks_load_paths
@@ -68,11 +69,22 @@ def other(db):
     return make_user("other")
 
 
+_KEYS: dict[int, str] = {}
+
+
+def token_key_for(user) -> str:
+    """The user's token key: the one made before in this test if it still works, else a new one."""
+    key = _KEYS.get(user.pk)
+    if key is None or not ApiToken.objects.filter(user=user, key_hash=token_hash(key)).exists():
+        _token, key = api_token_rotate(user=user)
+        _KEYS[user.pk] = key
+    return key
+
+
 def client_for(user=None) -> APIClient:
     client = APIClient()
     if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token_key_for(user)}")
     return client
 
 

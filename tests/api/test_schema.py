@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.wsgi import get_wsgi_application
 from django.urls import URLPattern, URLResolver
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
+from armybuilder.api.services import api_token_rotate
 from rest_framework.test import APIClient
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
@@ -116,8 +116,8 @@ def fuzz_user(test_books, in_process_requests):
     from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.create_user("fuzzer", password="pw-not-secret-123")
-    token = Token.objects.create(user=user)
-    return user, {"Authorization": f"Token {token.key}"}
+    _token, key = api_token_rotate(user=user)
+    return user, {"Authorization": f"Token {key}"}
 
 
 def fuzz_list(user):

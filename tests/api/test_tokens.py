@@ -1,6 +1,6 @@
 """Personal API tokens: created, rotated and revoked from a signed-in session; used by tools."""
 import pytest
-from rest_framework.authtoken.models import Token
+from armybuilder.api.models import ApiToken as Token
 from rest_framework.test import APIClient
 
 from .conftest import client_for, if_match, url
@@ -17,7 +17,7 @@ def session(owner):
 
 
 def test_without_a_token_get_says_none(session):
-    assert session.get(TOKEN).json() == {"token": None, "created": None}
+    assert session.get(TOKEN).json() == {"token": None, "prefix": None, "created": None, "expires": None}
 
 
 def test_post_creates_a_token_that_authenticates_a_tool(session, owner, army):
@@ -27,7 +27,8 @@ def test_post_creates_a_token_that_authenticates_a_tool(session, owner, army):
     tool = APIClient()
     tool.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert tool.get(url(army)).status_code == 200
-    assert session.get(TOKEN).json()["token"] == key
+    shown_again = session.get(TOKEN).json()
+    assert shown_again["token"] is None and shown_again["prefix"] == key[:8]
 
 
 def test_post_again_rotates_and_the_old_token_stops_working(session, army):

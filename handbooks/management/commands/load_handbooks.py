@@ -1,12 +1,13 @@
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from armybuilder.commands import ProjectCommand
 from handbooks.services import handbooks_load_paths
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = "Load game systems and handbooks from YAML/JSON data files or folders (default: the bundled sample data)."
 
     def add_arguments(self, parser):
@@ -16,10 +17,10 @@ class Command(BaseCommand):
         paths = paths or [Path(settings.HANDBOOK_DATA_DIR)]
         missing = [p for p in paths if not p.exists()]
         if missing:
-            raise CommandError("no such file or folder: " + ", ".join(str(p) for p in missing))
+            raise CommandError("no such file or folder: " + ", ".join(str(p) for p in missing), returncode=2)
         results = handbooks_load_paths(paths)
         if not results:
-            raise CommandError("no data files (.yaml, .yml, .json) found in: " + ", ".join(map(str, paths)))
+            raise CommandError("no data files (.yaml, .yml, .json) found in: " + ", ".join(map(str, paths)), returncode=2)
         failed = 0
         for result in results:
             if result.ok:
@@ -33,4 +34,4 @@ class Command(BaseCommand):
                 for problem in result.problems:
                     self.stderr.write(f"  {problem}")
         if failed:
-            raise CommandError(f"{failed} of {len(results)} file(s) could not be loaded")
+            raise CommandError(f"{failed} of {len(results)} file(s) could not be loaded", returncode=2)

@@ -1,15 +1,16 @@
 import json
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from armybuilder.commands import ProjectCommand
 from armybuilder.interchange.listjson import parse_list_json
 from armybuilder.interchange.listjson.document import ListDocumentError
 from armybuilder.lists.reporting import report_text
 from armybuilder.lists.selectors import list_document_report
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = "Check a JSON army list. Exit code 0: legal; 1: not legal; 2: the file cannot be read or parsed."
 
     def add_arguments(self, parser):

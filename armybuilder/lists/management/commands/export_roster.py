@@ -1,14 +1,16 @@
 import uuid
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from armybuilder.commands import ProjectCommand
 from armybuilder.interchange.battlescribe.roster import RosterError
 from armybuilder.interchange.battlescribe.roster_service import roster_export
+from armybuilder.interchange.listjson.document import shorten
 from armybuilder.lists.models import ArmyList
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = "Export an army list built on imported BattleScribe data as a BattleScribe roster (.ros or .rosz)."
 
     def add_arguments(self, parser):
@@ -19,16 +21,16 @@ class Command(BaseCommand):
         try:
             public_id = uuid.UUID(list_public_id)
         except ValueError:
-            raise CommandError(f"{list_public_id!r} is not a list id (a UUID)")
+            raise CommandError(f"{shorten(list_public_id)!r} is not a list id (a UUID)", returncode=2)
         army_list = ArmyList.objects.select_related("handbook").filter(public_id=public_id).first()
         if army_list is None:
-            raise CommandError(f"no list {list_public_id}")
+            raise CommandError(f"no list {list_public_id}", returncode=2)
         try:
             data = roster_export(army_list, zipped=output.suffix.lower() == ".rosz")
         except RosterError as exc:
-            raise CommandError("cannot export:\n" + "\n".join(f"  {p}" for p in exc.problems))
+            raise CommandError("cannot export:\n" + "\n".join(f"  {p}" for p in exc.problems), returncode=2)
         try:
             output.write_bytes(data)
         except OSError as exc:
-            raise CommandError(f"{output}: cannot write: {exc.strerror or exc}")
+            raise CommandError(f"{output}: cannot write: {exc.strerror or exc}", returncode=2)
         self.stdout.write(f"wrote {output} ({len(data)} bytes)")

@@ -1,12 +1,13 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from armybuilder.commands import ProjectCommand, bounded_text
 from armybuilder.pdf.render import PAPERS
 from armybuilder.pdf.services import ListDocumentError, roster_pdf_for_document
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = ("Print a JSON army list as a PDF roster with unit cards and a rules appendix. "
             "Exit code 0: written; 2: the list file cannot be read or is not a usable list.")
 
@@ -16,9 +17,11 @@ class Command(BaseCommand):
         parser.add_argument("--paper", choices=sorted(PAPERS), default="a4")
         parser.add_argument("--cards", action="store_true", default=True, help="print unit cards (default)")
         parser.add_argument("--no-cards", dest="cards", action="store_false", help="print the roster only")
-        parser.add_argument("--player", default="", help="player name to print")
-        parser.add_argument("--event", default="", help="event name to print")
-        parser.add_argument("--url", default="", help="where the QR code on every page leads (none if empty)")
+        parser.add_argument("--player", default="", type=bounded_text(120), help="player name to print")
+        parser.add_argument("--event", default="", type=bounded_text(120), help="event name to print")
+        # A QR code holds about 2,300 characters at the error correction used; a link is far shorter.
+        parser.add_argument("--url", default="", type=bounded_text(1000),
+                            help="where the QR code on every page leads (none if empty)")
 
     def handle(self, *args, file: Path, output: Path, paper: str, cards: bool, player: str, event: str, url: str,
                **options):

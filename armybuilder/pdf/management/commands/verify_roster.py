@@ -1,11 +1,12 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from armybuilder.commands import ProjectCommand
 from armybuilder.pdf.services import BadCode, ListDocumentError, roster_verify
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = ("Check a printed roster's verification code against a JSON list file. Exit code 0: the code matches; "
             "1: it does not; 2: the file cannot be read or is not a list, or the code is not a verification code.")
 
