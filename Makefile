@@ -9,7 +9,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run serve test test-stack deploy-check install install-dev install-browser db bench clean
+.PHONY: run serve test test-stack deploy-check install install-dev install-browser install-test-tools db bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,9 @@ install-dev: $(BIN)/python
 install-browser:
 	@scripts/install-browser
 
+install-test-tools:
+	@scripts/install-test-tools
+
 db: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_handbooks
@@ -34,7 +37,7 @@ run: db
 serve: install
 	@scripts/serve
 
-test: install-dev install-browser
+test: install-dev install-browser install-test-tools
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
@@ -48,4 +51,4 @@ bench: install-dev
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles var .pytest_cache
+	rm -rf $(VENV) db.sqlite3 staticfiles var .pytest_cache node_modules

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from armybuilder.lists.reporting import FIGURE_LABELS
-from armybuilder.rules.battlescribe.check import display_name
+from armybuilder.rules.battlescribe.names import display_name
 from armybuilder.rules.force import Force, ForceCard, ForceFormation, ForceUnit
 from armybuilder.rules.generic import card_points, unit_points
 from armybuilder.rules.report import Report
@@ -135,6 +135,7 @@ class UnitCard:
     blocks: list  # Block
     team_names: list
     rules: list  # RuleData
+    command_cards: list = field(default_factory=list)  # DataRule: cards given to this unit, with their text
 
 
 # ---------------------------------------------------------------- Flames of War card layout
@@ -398,6 +399,83 @@ def _unit_rules(unit: ForceUnit, book, sheet: UnitSheet | None) -> list:
     return sorted(found.values(), key=lambda r: (r.name.lower(), r.code))
 
 
+# ---------------------------------------------------------------- unit cards of imported books: what was bought
+
+SHORT_LABELS = {"halted rof": "Halted", "moving rof": "Moving", "anti-tank": "AT", "firepower": "FP"}
+
+
+@dataclass(frozen=True)
+class DataRule:
+    """A special rule (or a command card) as the imported data describes it, for the card and the appendix."""
+
+    code: str
+    name: str
+    summary: str
+
+
+def _sheet_of(profile_id: str, doc: dict) -> ProfileSheet:
+    values = doc.get("values") or []
+    type_name = str(doc.get("type_name") or "")
+    kind = "weapon" if "weapon" in type_name.lower() else "unit" if "unit" in type_name.lower() else "team"
+    return ProfileSheet(name=display_name(str(doc.get("name") or "")), type_code=str(doc.get("type") or ""),
+                        type_name=type_name, applies_to=kind,
+                        columns=tuple((str(t), str(n)) for t, n, _ in values), values={str(t): v for t, _, v in values})
+
+
+def imported_card_parts(unit: ForceUnit, report: Report, force: Force) -> tuple[list, list, list] | None:
+    """The blocks, special rules and command cards of an imported unit's card, read off what the list chose:
+    only the profiles and rules of the selections made (the size bought, the weapons and options taken),
+    the cards given to it with their own text. None when the unit is not on imported data."""
+    context = report.context
+    sel = context.roster.units.get(unit.pointer) if context is not None else None
+    if sel is None:
+        return None
+    catalogue = sel.force.catalogue
+    profiles: dict[str, ProfileSheet] = {}
+    rules: dict[str, DataRule] = {}
+    for node in sel.walk():
+        if node.role == "card" or node.entry.role == "card":
+            continue
+        for ref in node.entry.node.get("info") or ():
+            if ref.get("hidden"):
+                continue
+            if ref.get("profile") and ref["profile"] in catalogue.profiles:
+                doc = catalogue.profiles[ref["profile"]]
+                if "command card" not in str(doc.get("type_name", "")).lower():
+                    profiles.setdefault(ref["profile"], _sheet_of(ref["profile"], doc))
+            elif ref.get("rule") and ref["rule"] in catalogue.rules:
+                doc = catalogue.rules[ref["rule"]]
+                rules.setdefault(ref["rule"], DataRule(ref["rule"], display_name(str(doc.get("name") or "")),
+                                                       " ".join(str(doc.get("description") or "").split())))
+    blocks: list[Block] = []
+    sheets = list(profiles.values())
+    for profile in (p for p in sheets if p.applies_to == "unit"):
+        blocks += _generic_unit_blocks(profile)
+    for kind, first in (("weapon", "Weapon"), ("team", "Team")):
+        chosen = [p for p in sheets if p.applies_to == kind]
+        if chosen:
+            labels = {code: SHORT_LABELS.get(name.lower(), name) for p in chosen for code, name in p.columns}
+            blocks += _profile_tables(chosen, labels, first)
+    cards = [_card_text(card, context) for card in force.cards if card.target_pointer == unit.pointer]
+    return blocks, sorted(rules.values(), key=lambda r: (r.name.lower(), r.code)), cards
+
+
+def _card_text(card: ForceCard, context) -> DataRule:
+    """A command card given to a unit: its name and what it does, from the card's own profile in the data."""
+    sel = context.roster.cards.get(card.pointer)
+    text = ""
+    if sel is not None:
+        catalogue = sel.force.catalogue
+        for ref in sel.entry.node.get("info") or ():
+            doc = catalogue.profiles.get(ref.get("profile") or "")
+            if doc:
+                parts = [str(v) for _, name, v in doc.get("values") or () if str(name).lower() in ("details", "effect")]
+                text = " ".join(" ".join(parts).split())
+                if text:
+                    break
+    return DataRule(card.card.code, card.card.name, text)
+
+
 def unit_cards(force: Force, report: Report, sheets: dict) -> list[UnitCard]:
     """One card per distinct unit (same unit, size and options), in list order, with how often it is taken."""
     uses_points = force.handbook.uses_points
@@ -408,6 +486,17 @@ def unit_cards(force: Force, report: Report, sheets: dict) -> list[UnitCard]:
             cards[key].count += 1
             continue
         sheet = sheets.get((book.key, unit.unit.code))
+        parts = imported_card_parts(unit, report, force) if unit.selection is not None else None
+        if parts is not None:
+            blocks, rules, applied = parts
+            shown = report.context.roster.units.get(unit.pointer)
+            cards[key] = UnitCard(
+                name=display_name(report.context.evaluation.name(shown)), card_code=unit.unit.card_code,
+                unit_type=unit.unit.unit_type, count=1, size=_size(unit, report), teams=_teams(unit, report),
+                upgrades=_upgrades(unit, report), points=_points(_unit_points(unit, report), uses_points),
+                book=book.name if book.key != force.handbook.key else "", blocks=blocks, team_names=[],
+                rules=rules, command_cards=applied)
+            continue
         cards[key] = UnitCard(
             name=unit.unit.name, card_code=unit.unit.card_code, unit_type=unit.unit.unit_type, count=1,
             size=_size(unit, report), teams=_teams(unit, report), upgrades=_upgrades(unit, report),

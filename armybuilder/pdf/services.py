@@ -30,6 +30,14 @@ def share_path(army_list: ArmyList) -> str:
     return f"/s/{army_list.share_token}/"
 
 
+def roster_qr_path(army_list: ArmyList) -> str:
+    """Where the QR code on a roster leads: the share page while the list is shared; otherwise /verify/ with
+    the roster's code (anyone scanning it can check the code; the list itself stays private)."""
+    if army_list.visibility == "shared":
+        return share_path(army_list)
+    return "/verify/?code=" + list_code(army_list_document(army_list))
+
+
 def roster_filename(name: str, paper: str) -> str:
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in name).strip("-")[:60] or "roster"
     return f"{safe}-{paper}.pdf"
@@ -142,4 +150,4 @@ def roster_verify(*, code: str, raw: bytes | str | None = None) -> Verification:
 
 __all__ = ["BadCode", "ListDocumentError", "ListProblem", "RosterError", "Verification", "roster_cache_key",
            "roster_filename", "roster_pdf_cached", "roster_pdf_for_document", "roster_pdf_for_list",
-           "roster_pdf_job_start", "roster_renders_in_background", "roster_verify", "share_path"]
+           "roster_pdf_job_start", "roster_qr_path", "roster_renders_in_background", "roster_verify", "share_path"]

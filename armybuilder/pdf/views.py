@@ -3,11 +3,12 @@ from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from armybuilder.downloads import attachment
 from armybuilder.lists.selectors import army_list_get_for_user, army_list_get_shared
 
 from .forms import RosterOptionsForm, VerifyForm
 from .services import (BadCode, ListDocumentError, roster_filename, roster_pdf_cached, roster_pdf_for_list,
-                       roster_pdf_job_start, roster_renders_in_background, roster_verify, share_path)
+                       roster_pdf_job_start, roster_qr_path, roster_renders_in_background, roster_verify, share_path)
 
 
 def _options_or_400(request):
@@ -21,7 +22,7 @@ def _options_or_400(request):
 
 def _pdf_response(pdf: bytes, name: str, paper: str) -> HttpResponse:
     response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{roster_filename(name, paper)}"'
+    response["Content-Disposition"] = attachment(roster_filename(name, paper))
     response["Cache-Control"] = "private, max-age=0"
     return response
 
@@ -36,7 +37,7 @@ def roster(request, public_id):
         return error
     if not options["player"] and request.user.is_authenticated:
         options["player"] = request.user.get_full_name() or request.user.get_username()
-    path = share_path(army_list) if army_list.visibility == "shared" else f"/lists/{army_list.public_id}/"
+    path = roster_qr_path(army_list)
     return _roster_or_job(request, army_list, list_url=request.build_absolute_uri(path), **options)
 
 

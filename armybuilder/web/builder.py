@@ -13,8 +13,12 @@ from armybuilder.rules.gamedata import BoxData, HandbookData, UnitData, in_varia
 from armybuilder.rules.generic import card_points
 from armybuilder.rules.report import Issue, Report
 
+from armybuilder.rules.battlescribe.choices import alternatives, cheapest_price, size_teams
+from armybuilder.rules.battlescribe.editing import card_place, unit_slot
+from armybuilder.rules.battlescribe.names import display_name
+
 from .figures import figure_groups, option_pool_text
-from .selection_tree import choice_groups
+from .selection_tree import unit_choice_view
 
 KIND_LABELS = {"hq": "HQ", "black": "Compulsory", "grey": "Optional", "options": "Options"}
 COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
@@ -125,6 +129,9 @@ class UnitView:
     outflank: str = ""
     option_cost: int = 0  # Operation WW2: bought from the formation's options pool
     choices: list | None = None  # books imported from BattleScribe: ChoiceGroup, the selections under the unit
+    container: str = ""  # imported books: the entry the unit was chosen inside ("[Reconnaissance] Support")
+    has_hidden: bool = False  # imported books: options the data hides here (behind "show hidden")
+    warnings: list = field(default_factory=list)  # imported books: counts that do not add up
 
     @property
     def outflank_label(self) -> str:
@@ -144,6 +151,12 @@ class ChoiceView:
     is_formation: bool = False
     option_cost: int = 0
     short_of_options: bool = False  # Operation WW2: costs more options than the pool has left
+    alternative: str = ""  # imported books: the alternative chosen inside a container entry (its path)
+    sizes: str = ""  # "2 or 4 teams"
+
+    @property
+    def pick_value(self) -> str:
+        return f"{self.code}|{self.alternative}"
 
 
 @dataclass
@@ -231,14 +244,31 @@ class CardView:
 
 @dataclass
 class CardOffer:
-    code: str
+    """One command card by name and scope (a book may hold the same card once per unit that can take it)."""
+
+    code: str  # the card's code (force cards); unit and formation cards name theirs in each target's value
     name: str
     scope: str
     scope_label: str
     cost: str
-    targets: list  # (pointer, label)
+    targets: list  # (value, label): value "<card code>|<pointer>"
     limit_note: str
     available: bool
+
+    @property
+    def search(self) -> str:
+        return self.name.lower()
+
+
+@dataclass
+class CardOfferGroup:
+    scope: str
+    label: str
+    offers: list
+
+    @property
+    def unavailable(self) -> int:
+        return sum(1 for o in self.offers if not o.available)
 
 
 @dataclass
@@ -281,6 +311,21 @@ class BuilderView:
     outflank_choices: list = field(default_factory=lambda: list(OUTFLANK_CHOICES))
     root_needed: bool = False  # Operation WW2: the force still needs its one Standard choice
     grows_by_options: bool = False  # Operation WW2: further formations come from options boxes
+    card_groups: list = field(default_factory=list)  # CardOfferGroup: the offers by scope
+
+    @property
+    def unavailable_cards(self) -> int:
+        return sum(g.unavailable for g in self.card_groups)
+
+    @property
+    def cards_digest(self) -> str:
+        """What the Command Cards section shows, as a short digest: an action that leaves it alone need not send it."""
+        import hashlib
+
+        shown = ([(c.pointer, c.name, c.target_name, c.points, [i.message for i in c.issues]) for c in self.cards],
+                 [(o.name, o.scope, o.cost, o.targets, o.available, o.limit_note) for o in self.card_offers],
+                 self.report.card_points)
+        return hashlib.blake2s(repr(shown).encode(), digest_size=8).hexdigest()
 
     @property
     def figure_rows(self):
@@ -307,6 +352,16 @@ def _variant_note(variants: frozenset, chosen: str | None, book: HandbookData) -
     if chosen is None:
         return f"{' or '.join(book.variants.get(v, v) for v in sorted(variants))} only"
     return "" if chosen in variants else None
+
+
+def teams_text(teams: tuple) -> str:
+    if not teams:
+        return ""
+    if len(teams) == 1:
+        return f"{teams[0]} team{'' if teams[0] == 1 else 's'}"
+    if list(teams) == list(range(teams[0], teams[-1] + 1)) and len(teams) > 2:
+        return f"{teams[0]}–{teams[-1]} teams"
+    return f"{', '.join(map(str, teams[:-1]))} or {teams[-1]} teams"
 
 
 def box_hint(box: BoxData) -> str:
@@ -345,15 +400,18 @@ class _Builder:
     def imported_unit_view(self, unit: ForceUnit) -> UnitView:
         context = self.report.context
         sel = context.roster.units.get(unit.pointer) if context is not None else None
-        choices = []
-        if sel is not None:
-            choices = choice_groups(context.evaluation, sel, points=sel.force.catalogue.points)
         anchor = anchor_for_pointer(unit.pointer)
         self.anchors.add(anchor)
         self.where[anchor] = unit.unit.name
         teams = self.report.figures.get("unit_teams", {}).get(unit.pointer, 0)
-        return UnitView(unit.pointer, anchor, unit.unit.name, unit.unit.card_code,
-                        self.report.unit_points.get(unit.pointer, 0), teams, "", [], [], choices=choices)
+        view = UnitView(unit.pointer, anchor, unit.unit.name, unit.unit.card_code,
+                        self.report.unit_points.get(unit.pointer, 0), teams, "", [], [], choices=[])
+        if sel is not None:
+            shown = unit_choice_view(context.evaluation, sel, points=sel.force.catalogue.points, key=anchor)
+            view.name, view.container, view.choices = shown.name, shown.container, shown.groups
+            view.has_hidden, view.warnings = shown.has_hidden, shown.warnings
+            self.where[anchor] = shown.name
+        return view
 
     def unit_view(self, unit: ForceUnit, book: HandbookData) -> UnitView:
         if unit.selection is not None:
@@ -397,7 +455,42 @@ class _Builder:
                         outflank=unit.outflank or "", option_cost=option_cost)
 
     # -- boxes --------------------------------------------------------------------------------------------
-    def choices(self, box: BoxData, book: HandbookData, pool: PoolView | None = None) -> list[ChoiceView]:
+    def imported_choices(self, box: BoxData, book: HandbookData, formation_code: str | None) -> list[ChoiceView]:
+        """A box of an imported book: each choice with its real "from" price; an entry that only groups
+        alternatives is shown as the alternatives inside it."""
+        catalogue = book.catalogue
+        parent = None
+        if formation_code is not None:
+            formation = book.formations.get(formation_code)
+            path = (formation.extra.get("bs") or {}).get("path", formation_code) if formation else formation_code
+            parent = catalogue.root_layout().find(path)
+            if parent is None:
+                return []
+        place = (box.extra.get("bs") or {}).get("id", box.code)
+        out = []
+        for choice in box.choices:
+            unit = book.units.get(choice.unit) if choice.unit else None
+            if unit is None:
+                continue
+            entry = (unit.extra.get("bs") or {}).get("entry", unit.code)
+            slot = unit_slot(catalogue, parent.entry if parent is not None else None, entry, place)
+            if slot is None:
+                continue
+            inner = alternatives(catalogue, slot.entry)
+            for alt in inner or (None,):
+                price = cheapest_price(catalogue, slot, parent=parent, inside=alt.path if alt else "")
+                target = alt.slot.entry if alt else slot.entry
+                out.append(ChoiceView(unit.code, display_name(alt.name if alt else unit.name),
+                                      None if price is None else int(round(price)),
+                                      note="" if price is not None else "cannot be completed with this data",
+                                      alternative=alt.path if alt else "",
+                                      sizes=teams_text(size_teams(catalogue, target))))
+        return out
+
+    def choices(self, box: BoxData, book: HandbookData, pool: PoolView | None = None,
+                formation_code: str | None = None) -> list[ChoiceView]:
+        if book.catalogue is not None:
+            return self.imported_choices(box, book, formation_code)
         out = []
         left = pool.left if pool is not None else None
         for choice in box.choices:
@@ -423,7 +516,8 @@ class _Builder:
         return out
 
     def box_view(self, box: BoxData, book: HandbookData, picked: list, formation_index: int | None,
-                 formation_pointer: str, label: str, pool: PoolView | None = None) -> BoxView:
+                 formation_pointer: str, label: str, pool: PoolView | None = None,
+                 formation_code: str | None = None) -> BoxView:
         anchor = box_anchor(formation_index, box.code)
         self.anchors.add(anchor)
         self.box_anchors[(formation_index, box.code)] = anchor
@@ -433,7 +527,8 @@ class _Builder:
         kind_label = "Support" if is_support and box.kind != "hq" else KIND_LABELS.get(box.kind, box.kind)
         pool = pool if box.kind == "options" else None
         return BoxView(box.code, anchor, box.name, box.kind, kind_label, box_hint(box), is_support, formation_pointer,
-                       units, self.choices(box, book, pool), is_open=len(picked) < box.max_picks, pool=pool)
+                       units, self.choices(box, book, pool, formation_code), is_open=len(picked) < box.max_picks,
+                       pool=pool)
 
     # -- formations ---------------------------------------------------------------------------------------
     def formation_view(self, formation: ForceFormation) -> FormationView:
@@ -457,7 +552,7 @@ class _Builder:
             if not in_variant(box.variants, self.variant) and box.code not in by_box:
                 continue
             view = self.box_view(box, book, by_box.get(box.code, []), formation.index, formation.pointer, data.name,
-                                 pool)
+                                 pool, formation_code=data.code)
             name = box.column or ("Support" if view.is_support else "Units")
             column = columns.setdefault(name, ColumnView(name, [], view.is_support))
             column.is_support = column.is_support and view.is_support
@@ -494,31 +589,61 @@ class _Builder:
     def card_offers(self) -> list[CardOffer]:
         taken: dict[str, int] = {}
         for card in self.force.cards:
-            taken[card.card.code] = taken.get(card.card.code, 0) + 1
-        offers = []
+            taken[card.card.name] = taken.get(card.card.name, 0) + 1
+        by_name: dict[tuple, CardOffer] = {}
+        fits = self._card_fits()
         for card in self.force.handbook.cards.values():
-            targets = []
+            key = (card.scope, card.name)
+            offer = by_name.get(key)
+            cost = points_text(card.points, "team" if card.cost_basis == "team" else "unit")
+            if offer is None:
+                offer = by_name[key] = CardOffer(card.code, card.name, card.scope, SCOPE_LABELS.get(card.scope, ""),
+                                                 cost, [], "", True)
             if card.scope == "unit":
                 for unit in self.force.all_units():
-                    if not card.target_units or unit.unit.code in card.target_units:
+                    if (not card.target_units or unit.unit.code in card.target_units) and fits(card, unit.pointer):
                         where = (self.force.formations[unit.formation_index].formation.name
                                  if unit.formation_index is not None else "Support")
-                        targets.append((unit.pointer, f"{unit.unit.name} ({where})"))
+                        name = self.where.get(anchor_for_pointer(unit.pointer), unit.unit.name)
+                        offer.targets.append((f"{card.code}|{unit.pointer}", f"{name} ({where})"))
             elif card.scope == "formation":
                 for formation in self.force.formations:
-                    if not card.target_formations or formation.formation.code in card.target_formations:
-                        targets.append((formation.pointer, formation.formation.name))
-            limit = ""
-            available = True
+                    if (not card.target_formations or formation.formation.code in card.target_formations) and \
+                            fits(card, formation.pointer):
+                        offer.targets.append((f"{card.code}|{formation.pointer}", formation.formation.name))
             if card.max_per_force is not None:
-                limit = f"At most {card.max_per_force} per force"
-                available = taken.get(card.code, 0) < card.max_per_force
-            if card.scope != "force" and not targets:
-                available = False
-            cost = points_text(card.points, "team" if card.cost_basis == "team" else "unit")
-            offers.append(CardOffer(card.code, card.name, card.scope, SCOPE_LABELS.get(card.scope, ""), cost, targets,
-                                    limit, available))
+                offer.limit_note = f"At most {card.max_per_force} per force"
+                if taken.get(card.name, 0) >= card.max_per_force:
+                    offer.available = False
+        offers = list(by_name.values())
+        for offer in offers:
+            offer.targets = list(dict.fromkeys(offer.targets))
+            if offer.scope != "force" and not offer.targets:
+                offer.available = False
         return offers
+
+    def _card_fits(self):
+        """Imported books: whether the data offers a card (visible) under a unit or formation; else always."""
+        context = self.report.context
+        if context is None or self.force.handbook.catalogue is None:
+            return lambda card, pointer: True
+        catalogue = self.force.handbook.catalogue
+        holders = {**context.roster.formations, **context.roster.units}
+
+        def fits(card, pointer: str) -> bool:
+            holder = holders.get(pointer)
+            if holder is None or holder.force.catalogue is not catalogue:
+                return False
+            place = card_place(catalogue, holder.entry, (card.extra.get("bs") or {}).get("entry", card.code))
+            if place is None:
+                return False
+            via, path = place
+            if via:
+                return True  # inside an entry chosen with the card: the data decides when it is made
+            slot = catalogue.layout(holder.entry).find(path)
+            return slot is not None and not context.evaluation.slot_hidden(slot, holder)
+
+        return fits
 
     # -- issues -------------------------------------------------------------------------------------------
     def anchor_for_issue(self, issue: Issue) -> str:
@@ -632,7 +757,10 @@ def builder_view(force: Force, report: Report, ally_books: list = ()) -> Builder
                                          [FormationOffer(f.code, f.name, f.card_code)
                                           for f in ally.formations.values()]))
     issues = b.issue_views
-    return BuilderView(force, report, formations, support_boxes, cards, b.card_offers(), offers, ally_offers, issues,
+    card_offers = b.card_offers()
+    card_groups = [CardOfferGroup(scope, label, [o for o in card_offers if o.scope == scope])
+                   for scope, label in (("force", "Force cards"), ("formation", "Formation cards"), ("unit", "Unit cards"))]
+    return BuilderView(force, report, formations, support_boxes, cards, card_offers, offers, ally_offers, issues,
                        errors=sum(1 for i in issues if i.severity == "error"),
                        warnings=sum(1 for i in issues if i.severity == "warning"),
                        variants=sorted(book.variants.items(), key=lambda kv: kv[1]), uses_points=book.uses_points,
@@ -642,5 +770,6 @@ def builder_view(force: Force, report: Report, ally_books: list = ()) -> Builder
                        has_cards=bool(book.cards) or bool(force.cards),
                        has_support=bool(book.support_boxes) or bool(force.support),
                        uses_letters=force.system == "waf",
-                       root_needed=grows_by_options and not has_root, grows_by_options=grows_by_options)
+                       root_needed=grows_by_options and not has_root, grows_by_options=grows_by_options,
+                       card_groups=[g for g in card_groups if g.offers])
 

@@ -1,4 +1,6 @@
 """Forms of the browser builder. They check shape only; the services decide what makes sense."""
+import re
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
@@ -94,7 +96,23 @@ class FormationForm(VersionForm):
 class PickUnitForm(VersionForm):
     formation = forms.RegexField(POINTER, max_length=40, required=False)  # empty: a force-level support box
     box = code_field()
-    unit = code_field()
+    unit = code_field(required=False)
+    # Imported books: an alternative inside an entry that only groups alternatives, as "<unit code>|<its path>"
+    # (one button carries both).
+    alternative = forms.CharField(max_length=521, required=False)
+
+    def clean(self):
+        data = super().clean()
+        unit, sep, path = (data.get("alternative") or "").partition("|")
+        if sep:
+            if not unit or not path:
+                raise forms.ValidationError("Choose a unit from the box.")
+            data["unit"], data["alternative"] = unit, path
+        elif data.get("alternative"):
+            raise forms.ValidationError("Choose a unit from the box.")
+        if not data.get("unit"):
+            raise forms.ValidationError("Choose a unit from the box.")
+        return data
 
 
 class UnitForm(VersionForm):
@@ -125,8 +143,21 @@ class SelectForm(VersionForm):
 
 
 class AddCardForm(VersionForm):
-    card = code_field()
+    card = code_field(required=False)
     target = forms.RegexField(POINTER, max_length=40, required=False)
+    # One picker for a card and what it goes to: "<card code>|<pointer>" (a card is asked for in one step).
+    choice = forms.CharField(max_length=161, required=False)
+
+    def clean(self):
+        data = super().clean()
+        code, sep, target = (data.get("choice") or "").partition("|")
+        if sep:
+            if not code or not target or not re.fullmatch(POINTER, target):
+                raise forms.ValidationError("Choose what the card goes to from the list.")
+            data["card"], data["target"] = code, target
+        if not data.get("card"):
+            raise forms.ValidationError("Choose a command card to add.")
+        return data
 
 
 class CardForm(VersionForm):
@@ -212,3 +243,25 @@ class SpendingForm(forms.Form):
 
     def spending(self) -> dict:
         return {key: self.cleaned_data.get(key) or 0 for key in ("break_points", "hero_points", "reductions")}
+
+
+# -- accounts ----------------------------------------------------------------------------------------------------
+
+class DisplayNameForm(forms.Form):
+    display_name = forms.CharField(max_length=60, required=False, label="Display name",
+                                   help_text="Shown on the lists you share. Leave empty to show no name at all.")
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(widget=forms.PasswordInput, label="Your password", max_length=4096,
+                               help_text="To be sure it is you.")
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password.")
+        return password

@@ -15,7 +15,7 @@ from armybuilder.lists.selectors import army_lists_visible_to
 from . import forms
 from .matchup_page import matchup_view
 from .selectors import (army_list_from_share_link, army_list_readable_in_matchup, matchup_get_for_user,
-                        matchups_visible_to)
+                        matchup_side_labels, matchups_visible_to)
 from .services import matchup_save_judgements, matchup_save_rankings, matchup_save_spending
 from .views import owner_kwargs
 
@@ -58,8 +58,10 @@ def matchups(request):
                 form.add_error(None, sentence(exc))
             else:
                 return redirect("web:matchup", public_id=matchup.public_id)
-    rows = (matchups_visible_to(request.user, request.session.session_key)
-            .select_related("list_a__system", "list_a__handbook", "list_b__handbook"))
+    rows = list(matchups_visible_to(request.user, request.session.session_key)
+                .select_related("list_a__system", "list_a__handbook", "list_b__handbook"))
+    for row in rows:
+        row.labels = matchup_side_labels(row, user=request.user, session_key=request.session.session_key)
     return render(request, "web/matchups.html", {"form": form, "matchups": rows, "lists": lists},
                   status=400 if form.errors else 200)
 
@@ -83,7 +85,8 @@ def _is_own(request, army_list) -> bool:
 
 def matchup_context(request, matchup, *, message: str = "", message_kind: str = "error") -> dict:
     context = {"matchup": matchup, "message": message, "message_kind": message_kind, "view": None,
-               "answers_problem": "", "unreadable": []}
+               "answers_problem": "", "unreadable": [],
+               "labels": matchup_side_labels(matchup, user=request.user, session_key=request.session.session_key)}
     for letter, army_list in (("A", matchup.list_a), ("B", matchup.list_b)):
         if not army_list_readable_in_matchup(army_list, user=request.user, session_key=request.session.session_key):
             context["unreadable"].append(letter)

@@ -67,7 +67,9 @@ def handbooks_to_start_from():
 def allied_handbooks(army_list: ArmyList, extra_nations=()) -> list[Handbook]:
     """Other current books of the list's system whose nation the list's book (or its diagrams) allows as allies.
 
-    One query; each book's diagrams come from the per-revision game-data cache.
+    Only books of the same source (sample data files or imported catalogues: invented and real data never
+    mix) and, where both say it, of the same period. One query; each book's diagrams come from the
+    per-revision game-data cache.
     """
     data = handbook_data(army_list.handbook_id)
     nations = set(data.allied_nations) | set(extra_nations)
@@ -75,8 +77,11 @@ def allied_handbooks(army_list: ArmyList, extra_nations=()) -> list[Handbook]:
         nations |= formation.allied_nations
     if not nations:
         return []
-    return list(Handbook.objects.filter(system_id=army_list.system_id, is_current=True, nation__code__in=nations)
-                .exclude(code=army_list.handbook.code).select_related("nation").order_by("name"))
+    books = (Handbook.objects.filter(system_id=army_list.system_id, is_current=True, nation__code__in=nations,
+                                     source=army_list.handbook.source)
+             .exclude(code=army_list.handbook.code).select_related("nation").order_by("name"))
+    period = army_list.handbook.period
+    return [book for book in books if not period or not book.period or book.period == period]
 
 
 def allied_handbook(army_list: ArmyList, code: str) -> Handbook:
@@ -137,3 +142,19 @@ def army_list_readable_in_matchup(army_list: ArmyList, *, user, session_key: str
     if user is not None and user.is_authenticated:
         return army_list.owner_id == user.pk
     return bool(session_key) and army_list.owner_id is None and army_list.session_key == session_key
+
+
+PRIVATE_LIST = "A private list"
+
+
+def matchup_side_labels(matchup: Matchup, *, user, session_key: str | None) -> dict:
+    """What a match-up may say about its two lists to this viewer: names and books only of readable lists.
+
+    A list its owner made private shows nothing to anyone else, not even its name (renames included).
+    """
+    labels = {}
+    for key, army_list in (("a", matchup.list_a), ("b", matchup.list_b)):
+        readable = army_list_readable_in_matchup(army_list, user=user, session_key=session_key)
+        labels[f"name_{key}"] = army_list.name if readable else PRIVATE_LIST
+        labels[f"book_{key}"] = army_list.handbook.name if readable else "a book not shown"
+    return labels

@@ -99,3 +99,47 @@ def matchup_save_spending(*, matchup: Matchup, spending: dict) -> dict:
         raise MatchupError("rank both forces' units first")
     answers["spending"] = spending
     return matchup_record_answers(matchup=matchup, answers=answers)
+
+
+# -- accounts ----------------------------------------------------------------------------------------------------
+
+class UsernameTaken(Exception):
+    pass
+
+
+def user_sign_up(*, form) -> object:
+    """Save a valid sign-up form. Two sign-ups with one name at the same moment both pass the form's
+    uniqueness check; the database's unique constraint decides, and the loser gets UsernameTaken (not a 500)."""
+    from django.db import IntegrityError
+
+    try:
+        with transaction.atomic():
+            return form.save()
+    except IntegrityError:
+        raise UsernameTaken()
+
+
+def player_display_name(user) -> str:
+    """The name a player chose to show on shared lists; empty (show none) when they chose none."""
+    from .models import PlayerProfile
+
+    if user is None:
+        return ""
+    return PlayerProfile.objects.filter(user=user).values_list("display_name", flat=True).first() or ""
+
+
+def player_set_display_name(*, user, display_name: str) -> None:
+    from .models import PlayerProfile
+
+    PlayerProfile.objects.update_or_create(user=user, defaults={"display_name": display_name.strip()[:60]})
+
+
+@transaction.atomic
+def user_delete_account(*, user) -> int:
+    """Delete the account with everything it owns: lists (and their units, cards, share links), match-ups,
+    the API token and the profile. Returns how many lists went with it."""
+    lists = ArmyList.objects.filter(owner=user).count()
+    ArmyList.objects.filter(owner=user).delete()
+    Matchup.objects.filter(owner=user).delete()
+    user.delete()
+    return lists

@@ -23,4 +23,11 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", accounts.LogoutView.as_view(), name="logout"),
+    path("accounts/", accounts.account, name="account"),
+    path("accounts/delete/", accounts.account_delete, name="account-delete"),
+    path("accounts/password-reset/", accounts.PasswordResetView.as_view(), name="password-reset"),
+    path("accounts/password-reset/sent/", accounts.PasswordResetDoneView.as_view(), name="password-reset-done"),
+    path("accounts/reset/<uidb64>/<token>/", accounts.PasswordResetConfirmView.as_view(),
+         name="password-reset-confirm"),
+    path("accounts/reset/done/", accounts.PasswordResetCompleteView.as_view(), name="password-reset-complete"),
 ]

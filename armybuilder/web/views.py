@@ -6,6 +6,8 @@ or someone else's); the share page goes through ``army_list_get_shared``.
 import json
 from dataclasses import dataclass
 
+from django.db import transaction
+
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.html import format_html
@@ -15,6 +17,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
+from armybuilder.downloads import attachment
 from armybuilder.interchange.listjson import parse_list_json
 from armybuilder.interchange.listjson.document import ListDocumentError
 from armybuilder.lists import services as list_services
@@ -23,13 +26,14 @@ from armybuilder.lists.models import ListFormation, ListUnit
 from armybuilder.lists.selectors import (army_list_document, army_list_force, army_list_get_for_user,
                                          army_list_get_shared, army_lists_visible_to)
 from armybuilder.lists.services import ListOperationError, StaleListError
+from armybuilder.ratelimit import client_ident, rate_limit_hit
 from armybuilder.rules import check
 
 from . import forms
 from .builder import builder_view
 from .selectors import (allied_handbook, allied_handbooks, list_card_at, list_formation_at, list_target_at,
                         list_unit_at)
-from .services import army_list_choose_upgrade
+from .services import army_list_choose_upgrade, player_display_name
 
 STALE_MESSAGE = "This list was changed in another tab or window — reload to see the newer version."
 
@@ -83,7 +87,7 @@ def form_problem(form) -> str:
 
 def download(body: str, filename: str) -> HttpResponse:
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = attachment(filename)
     return response
 
 
@@ -131,20 +135,56 @@ def _start_with_message(request, message: str, status: int):
                   status=status)
 
 
+def _too_many(request, scope: str, what: str):
+    """A 429 page when this visitor did ``what`` too often (armybuilder/ratelimit.py), else None."""
+    limited = rate_limit_hit(scope=scope, ident=client_ident(request))
+    if limited is None:
+        return None
+    message = (f"Too many {what} from your address in a short time: try again in {limited.retry_after} "
+               "second(s). Nothing was saved.")
+    response = render(request, "web/rate_limited.html", {"message": message}, status=429)
+    response["Retry-After"] = str(limited.retry_after)
+    return response
+
+
 @require_POST
 def list_copy(request, public_id):
     army_list = own_list(request, public_id)
+    if not request.user.is_authenticated:
+        refused = _too_many(request, "web_copy_anon", "copies")
+        if refused:
+            return refused
     copy = list_services.army_list_copy(army_list=army_list, **owner_kwargs(request))
     return redirect("web:builder", public_id=copy.public_id)
 
 
+DELETE_STALE = ("This list was changed in another tab or window since you asked to delete it: nothing was "
+                "deleted. Look at it again, then delete it if you still want to.")
+
+
 @require_http_methods(["GET", "POST"])
 def list_delete(request, public_id):
+    """Delete only the version the player saw: the builder's link carries it, the confirmation posts it."""
     army_list = own_list(request, public_id)
     if request.method == "POST":
-        list_services.army_list_delete(army_list=army_list)
+        form = forms.VersionForm(request.POST)
+        if not form.is_valid():
+            return render(request, "web/confirm_delete.html",
+                          {"army_list": army_list, "version": army_list.version, "message": form_problem(form)},
+                          status=400)
+        try:
+            list_services.army_list_delete(army_list=army_list, expected_version=form.cleaned_data["version"])
+        except StaleListError:
+            army_list.refresh_from_db()
+            return render(request, "web/confirm_delete.html",
+                          {"army_list": army_list, "version": army_list.version, "message": DELETE_STALE},
+                          status=409)
         return redirect("web:start")
-    return render(request, "web/confirm_delete.html", {"army_list": army_list})
+    form = forms.VersionForm(request.GET)
+    version = form.cleaned_data["version"] if form.is_valid() else army_list.version
+    message = DELETE_STALE if version != army_list.version else ""
+    return render(request, "web/confirm_delete.html", {"army_list": army_list, "version": army_list.version,
+                                                       "message": message})
 
 
 def list_export(request, public_id):
@@ -203,7 +243,8 @@ def _remove_formation(army_list, data, version):
 def _pick(army_list, data, version):
     formation = list_formation_at(army_list, data["formation"]) if data["formation"] else None
     list_services.army_list_pick_unit(army_list=army_list, list_formation=formation, box_code=data["box"],
-                                      unit_code=data["unit"], expected_version=version)
+                                      unit_code=data["unit"], alternative=data["alternative"] or None,
+                                      expected_version=version)
 
 
 def _remove_unit(army_list, data, version):
@@ -243,6 +284,10 @@ def _visibility(army_list, data, version):
     list_services.army_list_update(army_list=army_list, expected_version=version, visibility=data["visibility"])
 
 
+def _new_link(army_list, data, version):
+    list_services.army_list_new_share_link(army_list=army_list, expected_version=version)
+
+
 ACTIONS = {
     "settings": Action(forms.SettingsForm, _settings, "Saved."),
     "add-formation": Action(forms.AddFormationForm, _add_formation),
@@ -255,6 +300,7 @@ ACTIONS = {
     "add-card": Action(forms.AddCardForm, _add_card),
     "remove-card": Action(forms.CardForm, _remove_card),
     "visibility": Action(forms.VisibilityForm, _visibility, "Sharing updated."),
+    "new-link": Action(forms.VersionForm, _new_link, "New link made: the old one no longer works."),
     "setup": Action(forms.SetupForm, _setup, "Set-up saved."),
 }
 
@@ -280,11 +326,56 @@ def builder_action(request, public_id, action):
     if request.htmx:
         context = builder_context(request, army_list, message=message or spec.done,
                                   message_kind="error" if message else "ok")
+        region = None if message else action_region(action, form.cleaned_data, context["view"])
+        if region is not None:
+            # Only what the action changed: its formation (or the support or cards section) in place, and the
+            # points, the problems and the card offers out of band.
+            # The Command Cards section goes along only when it shows something else now (the page says what it shows).
+            unchanged = request.headers.get("X-Cards-Digest", "") == context["view"].cards_digest
+            response = render(request, "web/builder.html#action-update",
+                              {**context, "region": region, "cards_unchanged": unchanged})
+            return reswap(retarget(response, f"#{region.anchor}"), "outerHTML")
+        if action == "add-formation" and not message and context["view"].formations:
+            # Focus moves into the formation just added (the last one in the list's order).
+            context["focus"] = max(context["view"].formations, key=lambda f: f.index).anchor
         return render(request, "web/builder.html#builder", context)
     if message:
         return render(request, "web/builder.html", builder_context(request, army_list, message=message),
                       status=status)
     return redirect("web:builder", public_id=army_list.public_id)
+
+
+@dataclass(frozen=True)
+class Region:
+    kind: str  # formation | support | cards
+    anchor: str
+    formation: object = None  # its FormationView
+
+
+_UNIT_ACTIONS = {"pick": "formation", "remove-unit": "unit", "size": "unit", "upgrade": "unit", "select": "holder",
+                 "setup": "target"}
+
+
+def action_region(action: str, data: dict, view) -> Region | None:
+    """The one part of the page an action changes, or None when it may change more (the whole builder is
+    redrawn: formations added or removed, settings)."""
+    if action in ("add-card", "remove-card"):
+        return Region("cards", "cards") if view.has_cards else None
+    field = _UNIT_ACTIONS.get(action)
+    if field is None:
+        return None
+    pointer = data.get(field) or ""
+    if action == "pick" and not pointer:
+        return Region("support", "support") if view.has_support else None
+    parts = [p for p in pointer.split("/") if p]
+    if len(parts) >= 2 and parts[0] == "support":
+        return Region("support", "support") if view.has_support else None
+    if len(parts) >= 2 and parts[0] == "formations" and parts[1].isdigit():
+        index = int(parts[1])
+        formation = next((f for f in view.formations if f.index == index), None)
+        if formation is not None and not formation.depth and not any(f.depth for f in view.formations):
+            return Region("formation", formation.anchor, formation)
+    return None
 
 
 def stale_response(request, army_list):
@@ -302,7 +393,8 @@ def stale_response(request, army_list):
 def shared(request, share_token):
     army_list = army_list_get_shared(share_token=share_token)
     force = army_list_force(army_list)
-    context = {"army_list": army_list, "view": builder_view(force, check(force)), "readonly": True}
+    context = {"army_list": army_list, "view": builder_view(force, check(force)), "readonly": True,
+               "shared_by": player_display_name(army_list.owner)}
     return render(request, "web/shared.html", context)
 
 
@@ -315,12 +407,21 @@ def shared_export(request, share_token):
 def import_list(request):
     form = forms.ImportForm(request.POST or None, request.FILES or None)
     problems = []
+    if request.method == "POST":
+        scope = "web_import_user" if request.user.is_authenticated else "web_import_anon"
+        refused = _too_many(request, scope, "imports")
+        if refused:
+            return refused
     if request.method == "POST" and form.is_valid():
+        had_session = bool(request.session.session_key)
         try:
             doc = parse_list_json(form.cleaned_data["raw"])
-            army_list = list_services.army_list_import(doc=doc, **owner_kwargs(request))
+            with transaction.atomic():  # a visitor's new session is only kept with the list it was made for
+                army_list = list_services.army_list_import(doc=doc, **owner_kwargs(request))
         except ListDocumentError as exc:
             problems = exc.problems
+            if not had_session and request.session.session_key:
+                request.session.flush()  # its row went with the rollback: forget the key too
         else:
             return redirect("web:builder", public_id=army_list.public_id)
     status = 400 if (problems or form.errors) else 200

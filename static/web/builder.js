@@ -48,7 +48,17 @@
   // On afterSwap, not afterSettle: the new builder is in the page from this moment, and restoring focus
   // in the same task means a player (or a test) who acts on the redrawn page never has focus moved
   // under their hands ~20 ms later when htmx settles.
-  document.addEventListener("htmx:afterSwap", function () {
+  document.addEventListener("htmx:afterSwap", function (event) {
+    // htmx also reports each out-of-band part (points, problems) as swapped; focus waits for the main part.
+    if (event.detail && event.detail.target && event.target.id !== event.detail.target.id) return;
+    var builder = document.getElementById("builder");
+    var asked = builder && builder.getAttribute("data-focus");
+    if (asked && document.getElementById(asked)) {
+      remembered = null;
+      builder.removeAttribute("data-focus");
+      document.getElementById(asked).focus({preventScroll: false});
+      return;
+    }
     if (!remembered) return;
     var target = find(remembered);
     remembered = null;
@@ -111,5 +121,90 @@
     var status = list.parentElement.querySelector("[data-rank-status]");
     var name = row.querySelector(".rank-name");
     if (status && name) status.textContent = name.firstChild.textContent.trim() + ": rank " + rows;
+  });
+})();
+
+// Builder on imported books: a unit's "show options the data hides" switch. The choice is remembered for the
+// page (by the unit's id), so it survives the unit being redrawn after an action.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+  var shown = {};
+  function apply(root) {
+    var toggles = (root || document).querySelectorAll(".show-hidden-toggle");
+    for (var i = 0; i < toggles.length; i++) {
+      var toggle = toggles[i], unit = document.getElementById(toggle.getAttribute("data-unit"));
+      toggle.checked = !!shown[toggle.getAttribute("data-unit")];
+      if (unit) unit.classList.toggle("shows-hidden", toggle.checked);
+    }
+  }
+  document.addEventListener("change", function (event) {
+    var toggle = event.target;
+    if (!toggle.classList || !toggle.classList.contains("show-hidden-toggle")) return;
+    shown[toggle.getAttribute("data-unit")] = toggle.checked;
+    apply();
+  });
+  document.addEventListener("htmx:afterSwap", function () { apply(); });
+  document.addEventListener("htmx:oobAfterSwap", function () { apply(); });
+  document.addEventListener("DOMContentLoaded", function () { apply(); });
+})();
+
+// Command cards: find a card by name, show the ones not available now, and keep the panel as the player left
+// it (open, search text, "show all") when the builder is redrawn after adding a card.
+(function () {
+  "use strict";
+  var state = {open: null, text: "", all: false};
+  function refresh() {
+    var panel = document.getElementById("card-offers");
+    if (!panel) return;
+    if (state.open !== null) panel.open = state.open;
+    var input = panel.querySelector(".card-search-input"), all = panel.querySelector(".show-all-cards");
+    if (input && input.value !== state.text) input.value = state.text;
+    if (all) all.checked = state.all;
+    panel.classList.toggle("shows-all", state.all);
+    var words = state.text.trim().toLowerCase(), shown = 0;
+    var offers = panel.querySelectorAll(".card-offer");
+    for (var i = 0; i < offers.length; i++) {
+      var match = !words || offers[i].getAttribute("data-name").indexOf(words) !== -1;
+      offers[i].classList.toggle("is-filtered-out", !match);
+      if (match && (state.all || !offers[i].classList.contains("is-unavailable"))) shown++;
+    }
+    var groups = panel.querySelectorAll(".card-group");
+    for (var j = 0; j < groups.length; j++) {
+      var visible = groups[j].querySelectorAll(".card-offer:not(.is-filtered-out)" + (state.all ? "" : ":not(.is-unavailable)"));
+      groups[j].classList.toggle("is-empty", visible.length === 0);
+    }
+    var status = panel.querySelector(".card-search-status");
+    if (status) status.textContent = words ? shown + " card" + (shown === 1 ? "" : "s") + " match" + (shown === 1 ? "es" : "") + " “" + state.text.trim() + "”" : "";
+  }
+  document.addEventListener("input", function (event) {
+    if (!event.target.classList || !event.target.classList.contains("card-search-input")) return;
+    state.text = event.target.value;
+    refresh();
+  });
+  document.addEventListener("change", function (event) {
+    if (!event.target.classList || !event.target.classList.contains("show-all-cards")) return;
+    state.all = event.target.checked;
+    refresh();
+  });
+  document.addEventListener("toggle", function (event) {
+    if (event.target.id === "card-offers") state.open = event.target.open;
+  }, true);
+  document.addEventListener("htmx:afterSwap", refresh);
+  document.addEventListener("htmx:oobAfterSwap", refresh);
+  document.addEventListener("DOMContentLoaded", refresh);
+})();
+
+// An action redraws only the part of the builder it changed, so the list's version is kept in one place
+// (#list-version, updated with every answer) and sent with every builder request instead of each form's copy.
+(function () {
+  "use strict";
+  document.addEventListener("htmx:configRequest", function (event) {
+    var holder = document.getElementById("list-version");
+    if (holder && event.detail.elt.closest && event.detail.elt.closest("#builder")) {
+      event.detail.parameters["version"] = holder.getAttribute("data-version");
+      var cards = document.getElementById("cards");
+      if (cards && cards.getAttribute("data-digest")) event.detail.headers["X-Cards-Digest"] = cards.getAttribute("data-digest");
+    }
   });
 })();

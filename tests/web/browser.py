@@ -55,3 +55,25 @@ def choose(page, unit_id, label):
     """Choose a size (a segmented button) and wait until the redrawn page shows it chosen."""
     page.locator(f"#{unit_id} button.seg", has_text=label).click()
     expect(page.locator(f"#{unit_id} button.seg", has_text=label)).to_have_attribute("aria-pressed", "true")
+
+
+AXE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                   "node_modules", "axe-core", "axe.min.js")
+SERIOUS = ("serious", "critical")
+
+
+def axe_violations(page) -> list:
+    """axe-core's serious and critical findings on the page as it is now: [(rule, help, first targets)].
+    axe-core comes from npm (package.json; `make test` installs it)."""
+    if not os.path.exists(AXE):
+        pytest.fail(f"axe-core is not installed at {AXE}: run scripts/install-test-tools", pytrace=False)
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        # Evaluated through the DevTools protocol: the page's Content-Security-Policy (no inline scripts)
+        # stays in force for everything the page itself runs.
+        with open(AXE, encoding="utf-8") as source:
+            page.evaluate(source.read())
+    found = page.evaluate("""async () => {
+        const result = await axe.run(document, {resultTypes: ['violations']});
+        return result.violations.map(v => [v.id, v.impact, v.help, v.nodes.slice(0, 3).map(n => n.target.join(' '))]);
+    }""")
+    return [(rule, text, targets) for rule, impact, text, targets in found if impact in SERIOUS]

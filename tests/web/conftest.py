@@ -83,4 +83,5 @@ def action(client, army, name, /, **data):
 
     army.refresh_from_db()
     data.setdefault("version", army.version)
-    return client.post(reverse("web:action", args=[army.public_id, name]), data, HTTP_HX_REQUEST="true")
+    headers = {key: data.pop(key) for key in [k for k in data if k.startswith("HTTP_")]}
+    return client.post(reverse("web:action", args=[army.public_id, name]), data, HTTP_HX_REQUEST="true", **headers)

@@ -10,12 +10,20 @@ from .conftest import action
 pytestmark = pytest.mark.django_db
 
 
-def test_picking_a_unit_puts_it_in_its_box_and_redraws_the_builder(player_client, army):
+def test_picking_a_unit_redraws_only_its_formation_and_the_points_and_problems_out_of_band(player_client, army):
+    page = player_client.get(reverse("web:builder", args=[army.public_id])).content.decode()
     response = action(player_client, army, "pick", formation="/formations/0", box="SG100/panzer-2", unit="SG103")
     assert response.status_code == 200
     html = response.content.decode()
-    assert html.lstrip().startswith('<div id="builder"')  # the fragment, not a whole page
+    assert response["HX-Retarget"] == "#f0" and response["HX-Reswap"] == "outerHTML"
+    assert html.lstrip().startswith('<section class="formation" id="f0"')  # the formation, not the builder
     assert 'id="f0-u2"' in html and "Panzer IV Tank Platoon" in html
+    army.refresh_from_db()
+    for oob in ('id="summary"', 'id="issues"', 'id="side-totals"', 'id="cards"',
+                f'id="list-version" data-version="{army.version}"'):
+        assert oob in html and html.index("hx-swap-oob", html.index(oob)) - html.index(oob) < 300, oob
+    assert 'id="support"' not in html and 'id="builder"' not in html and 'id="list-settings"' not in html
+    assert 'id="support"' in page
     assert ListUnit.objects.filter(army_list=army, box__code="SG100/panzer-2", unit__code="SG103").exists()
 
 
@@ -164,3 +172,17 @@ def test_an_unknown_action_is_not_found(player_client, army):
 
 def test_an_action_by_get_is_not_allowed(player_client, army):
     assert player_client.get(reverse("web:action", args=[army.public_id, "pick"])).status_code == 405
+
+
+def test_the_command_cards_section_is_sent_only_when_it_would_show_something_else(player_client, army):
+    page = player_client.get(reverse("web:builder", args=[army.public_id])).content.decode()
+    digest = page.split('id="cards"', 1)[1].split('data-digest="', 1)[1].split('"', 1)[0]
+    # A size change alters no card offer: the page's digest still holds, so the section stays out.
+    same = action(player_client, army, "size", unit="/formations/0/units/1", size="four-tanks",
+                  HTTP_X_CARDS_DIGEST=digest)
+    assert 'id="cards"' not in same.content.decode() and 'id="summary"' in same.content.decode()
+    # A new unit is a new target for unit cards: the section goes along, with its new digest.
+    picked = action(player_client, army, "pick", formation="/formations/0", box="SG100/panzer-2", unit="SG103",
+                    HTTP_X_CARDS_DIGEST=digest)
+    html = picked.content.decode()
+    assert 'id="cards"' in html and f'data-digest="{digest}"' not in html

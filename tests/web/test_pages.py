@@ -73,7 +73,8 @@ def test_rename_copy_and_delete_from_my_lists(player_client, army):
     assert copy.name == "Copy of Afrika" and copy.owner == army.owner
     assert army_list_document(copy)["formations"] == army_list_document(army)["formations"]
     assert "Delete “Afrika”?" in player_client.get(reverse("web:delete", args=[army.public_id])).content.decode()
-    player_client.post(reverse("web:delete", args=[army.public_id]))
+    army.refresh_from_db()
+    player_client.post(reverse("web:delete", args=[army.public_id]), {"version": army.version})
     assert not ArmyList.objects.filter(pk=army.pk).exists()
 
 
