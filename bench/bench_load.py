@@ -178,10 +178,10 @@ SETUP = """
 import json, sys
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.cached_db import SessionStore
-from rest_framework.authtoken.models import Token
+from armybuilder.api.services import api_token_rotate
 from armybuilder.lists import services
 user = get_user_model().objects.create_user("bench", password="pw-bench-12345")
-token = Token.objects.create(user=user).key
+token = api_token_rotate(user=user)[1]
 session = SessionStore()
 session.update({"_auth_user_id": str(user.pk), "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
                 "_auth_user_hash": user.get_session_auth_hash()})

@@ -7,8 +7,8 @@ from django.db import transaction
 from handbooks import models as m
 from handbooks.loader.check import SystemInfo, check_handbook_references, check_schema
 from handbooks.loader.parse import parse_file
-from handbooks.loader.problems import HandbookDataError, LoadProblem
-from handbooks.loader.write import content_hash, write_handbook, write_system
+from handbooks.loader.problems import HandbookDataError, LoadProblem, capped
+from handbooks.loader.write import content_hash, extend_system, write_handbook, write_system
 
 DATA_SUFFIXES = {".yaml", ".yml", ".json"}
 
@@ -59,15 +59,19 @@ def handbook_document_load(doc, source: str, *, source_kind: str = "file", diges
     else:
         problems = handbook_document_check(doc, source)
     if problems:
-        result.status, result.problems = "failed", problems
+        result.status, result.problems = "failed", capped(problems)
         return result
     result.kind, result.code = doc["kind"], doc["code"]
     with transaction.atomic():
         if doc["kind"] == "system":
+            m.GameSystem.objects.select_for_update().filter(code=doc["code"]).first()
             _, created, changed = write_system(doc)
             result.status = "created" if created else "updated" if changed else "unchanged"
             return result
-        system = m.GameSystem.objects.get(code=doc["system"])
+        # The system's row is locked until this file's transaction ends: two loads of the same files at
+        # the same moment run one after the other, so the second sees the first's revision as unchanged
+        # instead of writing a duplicate revision (or crashing on the revision number).
+        system = m.GameSystem.objects.select_for_update().get(code=doc["system"])
         digest = digest or content_hash(doc)
         existing = m.Handbook.objects.filter(system=system, code=doc["code"])
         explicit = doc.get("revision")
@@ -90,6 +94,24 @@ def handbook_document_load(doc, source: str, *, source_kind: str = "file", diges
         handbook = write_handbook(doc, system=system, source=source, source_kind=source_kind, digest=digest)
         result.status = "revised" if had_any else "created"
         result.revision = handbook.revision
+    return result
+
+
+def handbook_system_extend(doc, source: str) -> FileResult:
+    """Load a system document that may only add to an existing system (BattleScribe imports): new nations,
+    profile types and characteristics are added, what the system has is never changed. A system that does
+    not exist yet is created as from a file."""
+    if not isinstance(doc, dict) or not m.GameSystem.objects.filter(code=doc.get("code")).exists():
+        return handbook_document_load(doc, source, source_kind="battlescribe")
+    result = FileResult(source=source)
+    problems = check_schema(doc, source)
+    if problems:
+        result.status, result.problems = "failed", capped(problems)
+        return result
+    result.kind, result.code = "system", doc["code"]
+    with transaction.atomic():
+        system = m.GameSystem.objects.select_for_update().get(code=doc["code"])
+        result.status = "updated" if extend_system(system, doc) else "unchanged"
     return result
 
 

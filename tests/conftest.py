@@ -44,3 +44,12 @@ def fresh_game_data_cache():
     cache.clear()
     gamedata.clear_cache()
     yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limit_counts():
+    """Rate-limit counts (sign-ups, imports) live in the cache; no test inherits another's."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

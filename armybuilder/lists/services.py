@@ -4,6 +4,8 @@ Each operation takes ``expected_version``: the version the caller last saw.
 The version is bumped with one conditional UPDATE, so of two tabs editing the
 same list the stale one fails with ``StaleListError`` and changes nothing.
 """
+import uuid
+
 from django.db import transaction
 from django.db.models import F, Max
 
@@ -12,6 +14,7 @@ import dataclasses
 from armybuilder.interchange.listjson import resolve_force, validate_list_document
 from armybuilder.interchange.listjson.document import ListDocumentError, ListProblem
 from armybuilder.rules.battlescribe import editing
+from armybuilder.rules.battlescribe.choices import alternatives
 from armybuilder.rules.battlescribe.force_tree import force_roster
 from armybuilder.rules.battlescribe.tree import SelectionData
 from armybuilder.rules.force import ForceCard, ForceFormation, ForceUnit
@@ -35,13 +38,23 @@ class StaleListError(Exception):
         super().__init__(f"The list was changed elsewhere (now version {current_version}); reload it first.")
 
 
+class ListGoneError(StaleListError):
+    """The list was deleted since the caller last saw it."""
+
+    def __init__(self):
+        super().__init__(0)
+        self.args = ("The list was deleted elsewhere.",)
+
+
 def _bump(army_list: ArmyList, expected_version: int | None) -> None:
     query = ArmyList.objects.filter(pk=army_list.pk)
     if expected_version is not None:
         query = query.filter(version=expected_version)
     if not query.update(version=F("version") + 1):
         current = ArmyList.objects.filter(pk=army_list.pk).values_list("version", flat=True).first()
-        raise StaleListError(current or 0)
+        if current is None:
+            raise ListGoneError()
+        raise StaleListError(current)
     army_list.version = ArmyList.objects.values_list("version", flat=True).get(pk=army_list.pk)
 
 
@@ -75,6 +88,9 @@ def army_list_update(*, army_list: ArmyList, expected_version: int | None = None
         raise ListOperationError(f"'{fields['variant']}' is not a variant of {army_list.handbook.name}")
     if fields.get("visibility") not in (None, "private", "shared"):
         raise ListOperationError("visibility is 'private' or 'shared'")
+    if fields.get("visibility") == "shared" and army_list.visibility != "shared":
+        # Sharing again gives a new link: links handed out before "stop sharing" stay dead.
+        fields["share_token"] = uuid.uuid4()
     _bump(army_list, expected_version)
     ArmyList.objects.filter(pk=army_list.pk).update(**fields)
     for key, value in fields.items():
@@ -92,6 +108,9 @@ def army_list_add_formation(*, army_list: ArmyList, formation_code: str, handboo
         raise ListOperationError(f"{book.name} is not a {army_list.system.name} book")
     if book.pk != army_list.handbook_id and not allied:
         raise ListOperationError("a formation from another book can only be added as an Allied Formation")
+    if book.source != army_list.handbook.source:
+        raise ListOperationError(f"{book.name} is {'imported' if book.source == 'battlescribe' else 'sample'} data "
+                                 f"and {army_list.handbook.name} is not: allies come from books of the same kind")
     formation = hb.Formation.objects.filter(handbook=book, code=formation_code).first()
     if formation is None:
         raise ListOperationError(f"{book.name} has no formation '{formation_code}'")
@@ -121,8 +140,11 @@ def army_list_remove_formation(*, army_list: ArmyList, list_formation: ListForma
 @transaction.atomic
 def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
                         list_formation: ListFormation | None = None, size_code: str | None = None,
-                        expected_version: int | None = None) -> ListUnit:
-    """Put a unit in a box: a box of the formation, or a force-level support box of the book."""
+                        alternative: str | None = None, expected_version: int | None = None) -> ListUnit:
+    """Put a unit in a box: a box of the formation, or a force-level support box of the book.
+
+    Imported books: ``alternative`` chooses one of the alternatives an entry only groups (the "10.5cm
+    Artillery Battery" of "10.5cm Gun or 15cm Armoured Artillery Battery") in the same step."""
     if list_formation is not None and list_formation.army_list_id != army_list.pk:
         raise ListOperationError("that formation belongs to another list")
     if list_formation is None:
@@ -136,7 +158,7 @@ def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
         raise ListOperationError(f"the box '{box.name}' does not offer '{unit_code}'")
     unit = choice.unit
     if box.handbook.source == "battlescribe":
-        selection = _unit_choices(army_list, list_formation, box, unit)
+        selection = _unit_choices(army_list, list_formation, box, unit, alternative)
         _bump(army_list, expected_version)
         return ListUnit.objects.create(army_list=army_list, list_formation=list_formation, box=box, unit=unit,
                                        selection=selection,
@@ -341,14 +363,25 @@ def army_list_copy(*, army_list: ArmyList, owner=None, session_key: str = "", na
 
 @transaction.atomic
 def army_list_delete(*, army_list: ArmyList, expected_version: int | None = None) -> None:
-    """Delete the list; with ``expected_version``, only if nobody changed it since (one conditional delete)."""
-    query = ArmyList.objects.filter(pk=army_list.pk)
-    if expected_version is not None:
-        query = query.filter(version=expected_version)
-    if not query.exists():
-        current = ArmyList.objects.filter(pk=army_list.pk).values_list("version", flat=True).first()
-        raise StaleListError(current or 0)
-    query.delete()
+    """Delete the list; with ``expected_version``, only if nobody changed it since.
+
+    The version is bumped first, with the same conditional UPDATE as every other write: it takes the
+    row's write lock until the delete commits, so a PATCH sent at the same moment either lands first
+    (and this fails as stale, deleting nothing) or waits and then finds the list gone.
+    """
+    _bump(army_list, expected_version)
+    ArmyList.objects.filter(pk=army_list.pk).delete()
+
+
+@transaction.atomic
+def army_list_new_share_link(*, army_list: ArmyList, expected_version: int | None = None) -> ArmyList:
+    """A new share token: the old link stops working at once, the list stays shared."""
+    if army_list.visibility != "shared":
+        raise ListOperationError("the list is not shared; share it first")
+    _bump(army_list, expected_version)
+    army_list.share_token = uuid.uuid4()
+    ArmyList.objects.filter(pk=army_list.pk).update(share_token=army_list.share_token)
+    return army_list
 
 
 def document_problem(pointer: str, message: str) -> ListDocumentError:
@@ -405,10 +438,14 @@ def _formation_choices(army_list: ArmyList, formation: hb.Formation) -> list:
     added = ForceFormation(pointer=pointer, index=len(force.formations), handbook=data,
                            formation=data.formations[formation.code], allied=formation.handbook_id != army_list.handbook_id)
     force = dataclasses.replace(force, formations=(*force.formations, added))
-    return _edit(editing.completed, force, pointer, [], points=data.catalogue.points, skip_roles=("unit",))
+    doc = _edit(editing.completed, force, pointer, [], points=data.catalogue.points, skip_roles=("unit",))
+    if added.allied:
+        doc = _edit(editing.allied_force_choices, force, pointer, doc, points=data.catalogue.points)
+    return doc
 
 
-def _unit_choices(army_list: ArmyList, list_formation: ListFormation | None, box: hb.Box, unit: hb.UnitEntry) -> dict:
+def _unit_choices(army_list: ArmyList, list_formation: ListFormation | None, box: hb.Box, unit: hb.UnitEntry,
+                  alternative: str | None = None) -> dict:
     """A unit picked in a box, as the selection it is made through with its compulsory choices made (its
     default size, the cheapest way, as BattleScribe selects them)."""
     force = army_list_force(army_list)
@@ -435,7 +472,13 @@ def _unit_choices(army_list: ArmyList, list_formation: ListFormation | None, box
         new_force = dataclasses.replace(force, formations=tuple(formations))
     if slot is None:
         raise ListOperationError(f"the data offers no {unit.name} in the box '{box.name}'")
-    return _edit(editing.completed, new_force, pointer, {"entry": slot.path, "selections": []},
+    inside = []
+    if alternative:
+        paths = [a.path for a in alternatives(data.catalogue, slot.entry)]
+        if alternative not in paths:
+            raise ListOperationError(f"{unit.name} offers no choice '{alternative[:80]}'")
+        inside = [{"entry": alternative}]
+    return _edit(editing.completed, new_force, pointer, {"entry": slot.path, "selections": inside},
                  points=data.catalogue.points, skip_roles=())
 
 

@@ -194,6 +194,18 @@ def check_allies(force: Force, report: Report) -> None:
             report.add(f"{P}.allied.same_nation", ERROR,
                        f"{formation.formation.name} is of your own nation; it cannot be an Allied Formation.",
                        formation.pointer, RULES["allies"], "Take it as one of your own formations.")
+        elif formation.handbook.source != force.handbook.source:
+            kind = {"battlescribe": "imported data", "file": "a sample data file"}
+            report.add(f"{P}.allied.other_source", ERROR,
+                       f"{formation.formation.name} comes from {kind.get(formation.handbook.source, 'other data')}, "
+                       f"your book from {kind.get(force.handbook.source, 'other data')}: allies come from books of "
+                       "the same kind.", formation.pointer, RULES["allies"],
+                       "Remove it, and choose an Allied Formation offered in the builder.")
+        elif formation.handbook.period and force.handbook.period and formation.handbook.period != force.handbook.period:
+            report.add(f"{P}.allied.other_period", ERROR,
+                       f"{formation.formation.name} is {formation.handbook.period}; your force is "
+                       f"{force.handbook.period}.", formation.pointer, RULES["allies"],
+                       f"Remove it, and choose an Allied Formation from a {force.handbook.period} book.")
         elif nation not in allowed:
             listed = generic.names(sorted(allowed)) or "none"
             report.add(f"{P}.allied.nation_not_permitted", ERROR,

@@ -62,6 +62,37 @@ def write_system(doc: dict) -> tuple[m.GameSystem, bool, bool]:
     return system, system_created, changed
 
 
+def extend_system(system: m.GameSystem, doc: dict) -> bool:
+    """Add the nations, profile types and characteristics ``doc`` has and the system lacks; change nothing
+    that is there already (names, sides, order). Returns whether anything was added."""
+    added = False
+    nations = set(system.nations.values_list("code", flat=True))
+    for nation_doc in doc.get("nations", []):
+        if nation_doc["code"] not in nations:
+            m.Nation.objects.create(system=system, code=nation_doc["code"], name=nation_doc["name"],
+                                    side=nation_doc.get("side", ""))
+            nations.add(nation_doc["code"])
+            added = True
+    ptypes = {p.code: p for p in system.profile_types.prefetch_related("characteristics")}
+    next_order = len(ptypes)
+    for ptype_doc in doc.get("profile_types", []):
+        ptype = ptypes.get(ptype_doc["code"])
+        if ptype is None:
+            ptype = m.ProfileType.objects.create(system=system, code=ptype_doc["code"], name=ptype_doc["name"],
+                                                 applies_to=ptype_doc.get("applies_to", "unit"), order=next_order)
+            next_order += 1
+            have, added = set(), True
+        else:
+            have = {c.code for c in ptype.characteristics.all()}
+        for order, char in enumerate(ptype_doc["characteristics"]):
+            if char["code"] not in have:
+                m.Characteristic.objects.create(profile_type=ptype, code=char["code"], name=char["name"],
+                                                order=len(have) + order)
+                have.add(char["code"])
+                added = True
+    return added
+
+
 class _M2M:
     """Collects many-to-many links and writes each through-table in one insert."""
 

@@ -3,9 +3,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import OperationalError
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from armybuilder.api.services import api_token_rotate
 from armybuilder.jobs.registry import JobError, JobResult, job_kind
 
 # A kind's behaviour is chosen by its params, so one registration serves every test.
@@ -53,5 +53,5 @@ def bob(db):
 
 def token_client(user) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_rotate(user=user)[1]}")
     return client

@@ -1,11 +1,11 @@
 """Rosters of large lists render in a worker: the download link starts a job, the API can ask for one."""
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from armybuilder.api.services import api_token_rotate
 from armybuilder.jobs.models import Job
 from armybuilder.lists import services
-from armybuilder.pdf.services import roster_pdf_for_list
+from armybuilder.pdf.services import roster_pdf_for_list, roster_qr_path
 
 from .test_views import roster_url
 
@@ -18,7 +18,7 @@ def army_list(legal_doc, player):
 @pytest.fixture
 def api(player) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=player)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_rotate(user=player)[1]}")
     return client
 
 
@@ -67,7 +67,7 @@ def test_a_roster_already_rendered_by_any_process_is_served_at_once_even_for_a_l
     settings.JOBS_IN_PROCESS = False
     settings.ROSTER_SYNC_MAX_UNITS = 5
     client.force_login(player)
-    list_url = f"http://testserver/lists/{army_list.public_id}/"
+    list_url = "http://testserver" + roster_qr_path(army_list)  # where the QR code of a private list leads
     rendered = roster_pdf_for_list(army_list=army_list, player=player.get_full_name(), list_url=list_url)
     response = client.get(roster_url(army_list))
     assert response.status_code == 200 and response.content == rendered and not Job.objects.exists()

@@ -42,11 +42,16 @@ def test_the_roster_can_be_asked_for_on_letter_paper_without_cards_for_another_p
     assert "Hans" in pdf.pages[0] and "Club night" in pdf.pages[0] and "Erwin" not in pdf.pages[0]
 
 
-def test_a_private_lists_roster_links_to_the_list_and_a_shared_one_to_its_share_page(client, player, army_list,
-                                                                                      read_pdf):
+def test_a_private_lists_roster_links_to_verify_with_its_code_and_a_shared_one_to_its_share_page(
+        client, player, army_list, read_pdf):
+    """Issue 15: the QR code of a private list pointed to an owner-only page."""
+    import re
+
     client.force_login(player)
     private = read_pdf(client.get(roster_url(army_list, cards=0)).content)
-    assert private.has_url(f"http://testserver/lists/{army_list.public_id}/")
+    printed_code = re.search(r"[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}", private.pages[0]).group(0)
+    assert private.has_url(f"http://testserver/verify/?code={printed_code}")
+    assert not private.has_url(f"http://testserver/lists/{army_list.public_id}/")
     services.army_list_update(army_list=army_list, visibility="shared")
     shared = read_pdf(client.get(roster_url(army_list, cards=0)).content)
     assert shared.has_url(f"http://testserver/s/{army_list.share_token}/")
@@ -80,7 +85,8 @@ def test_a_visitor_downloads_the_roster_of_their_session_draft(client, legal_doc
 def test_a_shared_list_can_be_printed_by_anyone_with_the_link_without_the_owners_name(client, army_list, read_pdf):
     url = reverse("pdf:shared-roster", kwargs={"share_token": army_list.share_token})
     assert client.get(url).status_code == 404  # still private
-    services.army_list_update(army_list=army_list, visibility="shared")
+    services.army_list_update(army_list=army_list, visibility="shared")  # sharing makes a new link
+    url = reverse("pdf:shared-roster", kwargs={"share_token": army_list.share_token})
     response = client.get(url + "?cards=0")
     assert response.status_code == 200
     pdf = read_pdf(response.content)

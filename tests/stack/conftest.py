@@ -21,9 +21,9 @@ def stack(tmp_path_factory):
     running.manage("load_handbooks", "-v0")
     running.manage("collectstatic", "--noinput", "-v0")
     running.token = running.manage("shell", "--no-imports", "-c", (
-        "from django.contrib.auth import get_user_model; from rest_framework.authtoken.models import Token; "
+        "from django.contrib.auth import get_user_model; from armybuilder.api.services import api_token_rotate; "
         "u = get_user_model().objects.create_user('organiser', password='pw-organiser-1234', is_staff=True); "
-        "print(Token.objects.create(user=u).key)")).strip().splitlines()[-1]
+        "print(api_token_rotate(user=u)[1])")).strip().splitlines()[-1]
     try:
         for name in ("app-a", "app-b"):
             proc, port = running.start_app(name)

@@ -190,6 +190,11 @@ def catalogue_document(index: Index, cat: Catalogue, *, roles: dict[str, str] | 
     categories = {c.id: c.name for c in index.system.categories}
     for c in cat.categories:
         categories.setdefault(c.id, c.name)
+    # A category's own limits (e.g. one WARRIOR per force), with the modifiers that change them.
+    category_rules = {}
+    for c in [*index.system.categories, *cat.categories]:
+        if c.constraints and c.id not in category_rules:
+            category_rules[c.id] = {"constraints": c.constraints, **({"modifiers": c.modifiers} if c.modifiers else {})}
     pts = next((c.id for c in index.system.cost_types if c.name.strip().lower() in ("pts", "points")),
                index.system.cost_types[0].id if index.system.cost_types else "")
     return {
@@ -199,6 +204,7 @@ def catalogue_document(index: Index, cat: Catalogue, *, roles: dict[str, str] | 
         "points": pts,
         "cost_types": [{"id": c.id, "name": c.name} for c in index.system.cost_types],
         "categories": categories,
+        "category_rules": category_rules,
         "force_entries": forces,
         "roots": roots,
         "nodes": b.nodes,

@@ -8,7 +8,7 @@ instead of a player meeting them as a list that can never be legal.
 from __future__ import annotations
 
 from armybuilder.rules.battlescribe.catalogue import Catalogue
-from armybuilder.rules.battlescribe.check import display_name
+from armybuilder.rules.battlescribe.names import display_name
 from armybuilder.rules.battlescribe.offers import complete_roster
 from armybuilder.rules.battlescribe.tree import bind_draft
 

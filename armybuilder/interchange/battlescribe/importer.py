@@ -12,6 +12,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .allies import DEFAULT_PATH as DEFAULT_ALLIES
+from .allies import AlliesTable, AlliesTableError, read_allies_table
 from .fow import generic_system_code, is_flames_of_war, map_catalogue
 from .index import Index
 from .nations import nation_for
@@ -51,6 +53,8 @@ def _mapping_version() -> str:
     digest = hashlib.sha256()
     for path in sorted([*here.rglob("*.py"), *rules.rglob("*.py")]):
         digest.update(path.relative_to(here.parents[1]).as_posix().encode() + b"\0" + path.read_bytes())
+    if DEFAULT_ALLIES.is_file():  # the allies table is part of what a handbook is made from
+        digest.update(b"allies\0" + DEFAULT_ALLIES.read_bytes())
     return digest.hexdigest()
 
 
@@ -158,9 +162,10 @@ def read_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS, repo
     return system, catalogues, report
 
 
-def map_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS, known: dict[str, str] | None = None
-                ) -> MappedLibrary:
-    """Read and map, without touching the database (``known``: see :func:`read_library`)."""
+def map_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS, known: dict[str, str] | None = None,
+                allies: AlliesTable | Path | None = None) -> MappedLibrary:
+    """Read and map, without touching the database (``known``: see :func:`read_library`; ``allies``: the
+    allies table or its file, default the project's ``handbooks/battlescribe/allies.yaml``)."""
     out = MappedLibrary()
     started = time.perf_counter()
     system, catalogues, report = read_library(paths, limits=limits, report=out.report, known=known)
@@ -221,8 +226,25 @@ def map_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS, known
         out.documents.append((rep, doc))
     own = [c for c in catalogues if not c.library]
     out.system_doc = system_document(index, own) if fow else generic_system_document(index, own)
+    if fow:
+        try:
+            table = allies if isinstance(allies, AlliesTable) else read_allies_table(allies)
+        except AlliesTableError as exc:
+            report.read_errors.append(str(exc))
+            return out
+        give_allies(table, out.system_doc, out.documents)
     report.map_seconds = time.perf_counter() - started
     return out
+
+
+def give_allies(table: AlliesTable, system_doc: dict, documents: list) -> None:
+    """Each book's allied nations from the table (by its period and nation), said in its report."""
+    known = {n["code"] for n in system_doc.get("nations", [])}
+    for rep, doc in documents:
+        allies = [n for n in table.allies_of(doc.get("period", ""), doc.get("nation", "")) if n in known]
+        doc["allied_nations"] = allies
+        rep.allies = allies
+        rep.allies_source = f"{Path(table.source).name}, {doc.get('period') or 'no period'}"
 
 
 def _unchanged_library(paths: list[Path], imports: list[dict], limits: ReadLimits) -> ImportReport | None:
@@ -254,16 +276,19 @@ def _unchanged_library(paths: list[Path], imports: list[dict], limits: ReadLimit
     return report
 
 
-def import_library(paths: list[Path], *, dry_run: bool = False, limits: ReadLimits = DEFAULT_LIMITS) -> ImportReport:
+def import_library(paths: list[Path], *, dry_run: bool = False, limits: ReadLimits = DEFAULT_LIMITS,
+                   allies: AlliesTable | Path | None = None) -> ImportReport:
     """Read, map and (unless ``dry_run``) load. Nothing is written unless every document loads. A catalogue
-    whose files and mapping code are those of its current handbook is not mapped again."""
+    whose files and mapping code (the default allies table included) are those of its current handbook is
+    not mapped again; with another allies table every catalogue is."""
     from .load import current_imports, current_source_hashes, load_documents  # the only part that touches the DB
 
-    if not dry_run:
+    if not dry_run and allies is None:
         quick = _unchanged_library(paths, current_imports(), limits)
         if quick is not None:
             return quick
-    mapped = map_library(paths, limits=limits, known=None if dry_run else current_source_hashes())
+    mapped = map_library(paths, limits=limits, known=None if dry_run or allies is not None else current_source_hashes(),
+                         allies=allies)
     report = mapped.report
     if report.read_errors or mapped.system_doc is None or dry_run:
         return report

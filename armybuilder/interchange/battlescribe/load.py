@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from handbooks.models import Handbook
-from handbooks.services import handbook_document_load
+from handbooks.services import handbook_document_load, handbook_system_extend
 
 from .report import CatalogueReport, ImportReport
 
@@ -42,8 +42,9 @@ def load_documents(system_doc: dict, documents: list[tuple[CatalogueReport, dict
     """Load the system document and every handbook atomically: all or nothing."""
     try:
         with transaction.atomic():
-            result = handbook_document_load(system_doc, report.system.source if report.system else "system",
-                                            source_kind="battlescribe")
+            # Several BattleScribe game systems may map onto one of ours (any Flames of War-like .gst onto
+            # fow4): an import adds what its books need to the shared system, and never changes the rest.
+            result = handbook_system_extend(system_doc, report.system.source if report.system else "system")
             if report.system:
                 report.system.status = result.status
                 report.system.load_problems = [str(p) for p in result.problems]

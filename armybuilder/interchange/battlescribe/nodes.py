@@ -25,12 +25,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+MAX_NUMBER = 1e9  # no cost, count or revision in real data comes near; beyond it is an error or an attack
+
+
 def number(text: str | None, default: float = 0) -> float | int:
-    if text is None or text == "":
+    """A numeric attribute; the default for anything that is not a finite number of sensible size
+    (``revision="NaN"`` used to crash the import on int(nan), a 5,000-digit value on int(inf))."""
+    if text is None or text == "" or len(text) > 40:
         return default
     try:
         value = float(text)
     except ValueError:
+        return default
+    if value != value or abs(value) > MAX_NUMBER:  # NaN, infinities, absurd sizes
         return default
     return int(value) if value.is_integer() else value
 

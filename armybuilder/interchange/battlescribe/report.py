@@ -33,6 +33,8 @@ class CatalogueReport:
     counts: Counter = field(default_factory=Counter)
     unmapped: list[Unmapped] = field(default_factory=list)
     load_problems: list[str] = field(default_factory=list)
+    allies: list[str] | None = None  # nations it may take Allied Formations from (the allies table), None: not given
+    allies_source: str = ""
 
     def add(self, severity: str, ident: str, what: str, reason: str) -> None:
         self.unmapped.append(Unmapped(severity, self.source, ident, what, reason))
@@ -96,6 +98,8 @@ class ImportReport:
             out.append(f"{r.status or '-':9} {r.source} [{r.handbook_code or r.catalogue_id} rev {r.revision}"
                        f"{', nation ' + r.nation if r.nation else ''}]: {counts}; unmapped: "
                        f"{sev.get(ERROR, 0)} error(s), {sev.get(WARNING, 0)} warning(s), {sev.get(INFO, 0)} info")
+            if r.allies is not None:
+                out.append(f"  allies ({r.allies_source}): {', '.join(r.allies) or 'none'}")
             for p in r.load_problems:
                 out.append(f"  LOAD {p}")
             if verbose:

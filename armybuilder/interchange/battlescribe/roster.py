@@ -16,11 +16,12 @@ The plain roster dict (also what New Recruit's JSON holds)::
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
-from .safe_read import DEFAULT_LIMITS, BattleScribeReadError, ReadLimits, _read_bounded, _unzip_single, parse_xml_bytes
+from armybuilder.interchange.listjson.document import loads_strict
+
+from .safe_read import BattleScribeReadError, ReadLimits, _read_bounded, _unzip_single, parse_xml_bytes
 
 ROSTER_NS = "http://www.battlescribe.net/schema/rosterSchema"
 BATTLESCRIBE_VERSION = "2.03"
@@ -28,6 +29,9 @@ MAX_DEPTH = 40
 MAX_SELECTIONS = 20000
 MAX_TEXT = 500
 ROSTER_SUFFIXES = {".ros", ".rosz", ".json"}
+# A roster is a list of selections, far smaller than a catalogue: a large real one is a few hundred KB.
+MAX_ROSTER_BYTES = 1536 * 1024
+ROSTER_LIMITS = ReadLimits(max_xml_bytes=MAX_ROSTER_BYTES, max_zip_bytes=1024 * 1024)
 
 
 class RosterError(Exception):
@@ -39,7 +43,7 @@ class RosterError(Exception):
 
 
 # -- reading --------------------------------------------------------------------------
-def read_roster_file(path: Path | str, *, limits: ReadLimits = DEFAULT_LIMITS) -> dict:
+def read_roster_file(path: Path | str, *, limits: ReadLimits = ROSTER_LIMITS) -> dict:
     path = Path(path)
     source = path.name
     suffix = path.suffix.lower()
@@ -56,7 +60,7 @@ def read_roster_file(path: Path | str, *, limits: ReadLimits = DEFAULT_LIMITS) -
     return read_roster_bytes(data, source, limits=limits)
 
 
-def read_roster_bytes(data: bytes, source: str, *, limits: ReadLimits = DEFAULT_LIMITS) -> dict:
+def read_roster_bytes(data: bytes, source: str, *, limits: ReadLimits = ROSTER_LIMITS) -> dict:
     """A roster from file content: zip (.rosz), XML (.ros) or New Recruit JSON, told apart by content."""
     try:
         if data[:4] == b"PK\x03\x04":
@@ -102,6 +106,22 @@ def _num(text) -> float:
     return value if value == value and abs(value) < 1e9 else 0.0  # no NaN, no absurd values
 
 
+MAX_NUMBER = 10000
+
+
+def _number(value, where: str, source: str) -> str:
+    """A selection's ``number``: a whole count from 0 to MAX_NUMBER (BattleScribe writes "1", "2", "1.0")."""
+    text = str(value).strip()
+    try:
+        count = float(text) if len(text) <= 20 else None
+    except ValueError:
+        count = None
+    if count is None or not 0 <= count <= MAX_NUMBER or count != int(count):  # NaN fails the range test
+        shown = text if len(text) <= 20 else text[:20] + f"… ({len(text)} characters)"
+        raise RosterError([f"{source}: {where}/number: {shown!r} is not a count from 0 to {MAX_NUMBER}"])
+    return text
+
+
 def _attrs(el: Element, names: tuple) -> dict:
     return {n: el.get(n)[:MAX_TEXT] for n in names if el.get(n) is not None}
 
@@ -113,7 +133,7 @@ def _selection_from_xml(el: Element, where: str, depth: int, counter: list, sour
     if counter[0] > MAX_SELECTIONS:
         raise RosterError([f"{source}: more than {MAX_SELECTIONS} selections"])
     sel = _attrs(el, ("id", "name", "entryId", "entryGroupId", "type", "customName"))
-    sel["number"] = el.get("number", "1")
+    sel["number"] = _number(el.get("number", "1"), where, source)
     sel["costs"] = _costs_xml(el)
     sel["categories"] = [_attrs(c, ("id", "name", "entryId", "primary")) for c in _children(el, "categories", "category")]
     sel["selections"] = [_selection_from_xml(c, f"{where}/selections/{i}", depth + 1, counter, source)
@@ -145,7 +165,7 @@ def _roster_from_xml(root: Element, source: str, counter: list) -> dict:
 # New Recruit JSON: the same structure; containers may be lists or {"<item>": [...]} objects.
 def _from_json(data: bytes, source: str) -> dict:
     try:
-        doc = json.loads(data.decode("utf-8-sig"))
+        doc = loads_strict(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise RosterError([f"{source}: not valid JSON ({exc})"]) from None
     except RecursionError:
@@ -203,7 +223,7 @@ def _json_selection(obj, where: str, depth: int, counter: list, source: str) -> 
     if counter[0] > MAX_SELECTIONS:
         raise RosterError([f"{source}: more than {MAX_SELECTIONS} selections"])
     sel = _json_attrs(obj, ("id", "name", "entryId", "entryGroupId", "type", "customName"))
-    sel["number"] = str(obj.get("number", "1"))
+    sel["number"] = _number(obj.get("number", "1"), where, source)
     sel["costs"] = _json_costs(obj.get("costs"), "cost", f"{source}: {where}/costs")
     sel["categories"] = [_json_attrs(c, ("id", "name", "entryId", "primary")) for c in
                          _json_list(obj.get("categories"), "category", f"{source}: {where}/categories")

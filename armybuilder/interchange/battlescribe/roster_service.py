@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 
 from armybuilder.rules import check
 
-from .roster import RosterError, read_roster_bytes
+from .roster import ROSTER_LIMITS, RosterError, read_roster_bytes
 from .roster_map import MappedRoster, roster_to_document
 from .roster_write import force_to_ros, zip_roster
-from .safe_read import DEFAULT_LIMITS, ReadLimits
+from .safe_read import ReadLimits
 
 
 @dataclass
@@ -36,7 +36,7 @@ def battlescribe_systems() -> tuple[str, ...]:
 
 
 def roster_import(*, data: bytes, source: str, owner=None, session_key: str = "", name: str | None = None,
-                  limits: ReadLimits = DEFAULT_LIMITS) -> RosterImport:
+                  limits: ReadLimits = ROSTER_LIMITS) -> RosterImport:
     """Read a .ros/.rosz/New Recruit JSON roster and save it as a new list.
 
     Raises RosterError (unreadable or unmappable roster) or ListDocumentError (the mapped

@@ -34,9 +34,11 @@ class ReadLimits:
     max_zip_bytes: int = 8 * 1024 * 1024
     max_zip_members: int = 4
     max_zip_ratio: float = 60.0  # BattleScribe XML compresses ~10-20x
+    max_depth: int = 200  # real catalogues nest 23 elements deep; the readers walk the tree recursively
 
 
 DEFAULT_LIMITS = ReadLimits()
+DEFAULT_MAX_DEPTH = DEFAULT_LIMITS.max_depth
 
 
 class BattleScribeReadError(Exception):
@@ -64,13 +66,25 @@ def _read_bounded(stream, limit: int, source: str, what: str) -> bytes:
     return data
 
 
-def parse_xml_bytes(data: bytes, source: str) -> Element:
-    """Parse XML with no DTD, entities or external references allowed."""
+def _check_depth(root: Element, source: str, limit: int) -> None:
+    """Expat reads any depth, but the code that walks the tree recurses: refuse what it cannot walk."""
+    stack = [(root, 1)]
+    while stack:
+        element, depth = stack.pop()
+        if depth > limit:
+            raise BattleScribeReadError(source, f"elements nested more than {limit} levels deep")
+        stack.extend((child, depth + 1) for child in element)
+
+
+def parse_xml_bytes(data: bytes, source: str, *, max_depth: int = DEFAULT_MAX_DEPTH) -> Element:
+    """Parse XML with no DTD, entities or external references allowed, and at most ``max_depth`` deep."""
     # defusedxml guards the parsing; the C tree builder makes C elements, several times faster to read.
     parser = DefusedXMLParser(target=TreeBuilder(), forbid_dtd=True, forbid_entities=True, forbid_external=True)
     try:
         parser.feed(data)
-        return parser.close()
+        root = parser.close()
+        _check_depth(root, source, max_depth)
+        return root
     except ParseError as exc:
         line = exc.position[0] if getattr(exc, "position", None) else None
         raise BattleScribeReadError(source, f"not well-formed XML ({exc})", line) from None
@@ -154,7 +168,7 @@ def read_bytes(data: bytes, source: str, *, zipped: bool = False, limits: ReadLi
         source, data = _unzip_single(data, source, limits)
     elif len(data) > limits.max_xml_bytes:
         raise BattleScribeReadError(source, f"file is {len(data)} bytes; the limit is {limits.max_xml_bytes}")
-    root = parse_xml_bytes(data, source)
+    root = parse_xml_bytes(data, source, max_depth=limits.max_depth)
     kind = ROOTS.get(root.tag)
     if kind is None:
         raise BattleScribeReadError(source, f"root element {root.tag!r} is not a BattleScribe gameSystem or catalogue")

@@ -1,5 +1,7 @@
 """Read a list document safely and check it against the published JSON Schema."""
 import json
+import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -11,13 +13,42 @@ VERSION = 2  # written; version 1 documents are still read (they have no BattleS
 READABLE_VERSIONS = (1, 2)
 MAX_BYTES = 256 * 1024
 MAX_DEPTH = 20  # the deepest list of the real BattleScribe library nests 15 levels
+MAX_NUMBER_CHARS = 40  # far beyond any real figure, far below Python's 4,300-digit conversion limit
+MAX_PROBLEMS = 100
+MAX_MESSAGE_CHARS = 400
+MAX_QUOTED_CHARS = 60  # a value echoed in a message is cut to this
 SCHEMA_PATH = settings.BASE_DIR / "docs" / "schemas" / "list.schema.json"
+
+
+_QUOTED = re.compile(r"""(['"])([^'"]{%d,})\1""" % (MAX_QUOTED_CHARS + 1))
+
+
+def shorten(text: str, limit: int = MAX_QUOTED_CHARS) -> str:
+    """A value fit to be echoed in a message: at most ``limit`` characters, control characters shown escaped."""
+    text = str(text)
+    if len(text) > limit:
+        text = text[:limit] + f"… ({len(text)} characters)"
+    return text.encode("unicode_escape", "backslashreplace").decode("ascii") if not text.isprintable() else text
+
+
+def _short_message(message: str) -> str:
+    """Messages quote what they got; a huge value is cut so that an error never echoes a megabyte back."""
+    message = _QUOTED.sub(lambda m: m.group(1) + shorten(m.group(2)) + m.group(1), str(message))
+    if not message.isprintable():
+        message = message.encode("unicode_escape", "backslashreplace").decode("ascii")
+    if len(message) > MAX_MESSAGE_CHARS:
+        message = message[:MAX_MESSAGE_CHARS] + "…"
+    return message
 
 
 @dataclass(frozen=True)
 class ListProblem:
     pointer: str  # JSON pointer into the document ("" = the whole document)
     message: str
+
+    def __post_init__(self):
+        object.__setattr__(self, "pointer", _short_message(self.pointer))
+        object.__setattr__(self, "message", _short_message(self.message))
 
     def __str__(self) -> str:
         return f"{self.pointer or '/'}: {self.message}"
@@ -28,6 +59,9 @@ class ListProblem:
 
 class ListDocumentError(Exception):
     def __init__(self, problems: list[ListProblem]):
+        if len(problems) > MAX_PROBLEMS:
+            rest = len(problems) - MAX_PROBLEMS
+            problems = list(problems[:MAX_PROBLEMS]) + [ListProblem("", f"and {rest} more problem(s) not shown")]
         self.problems = problems
         super().__init__("; ".join(map(str, problems)))
 
@@ -46,7 +80,7 @@ def _pointer(parts) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-def _depth(value, limit: int) -> int:
+def depth(value, limit: int) -> int:
     """Nesting depth, stopping early once past the limit."""
     stack = [(value, 1)]
     deepest = 0
@@ -62,9 +96,70 @@ def _depth(value, limit: int) -> int:
     return deepest
 
 
+class RefusedJSON(ValueError):
+    """The JSON text is well-formed but holds something a list document may not."""
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise RefusedJSON(f"a number has {len(text)} digits; at most {MAX_NUMBER_CHARS} are read")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise RefusedJSON(f"a number is {len(text)} characters long; at most {MAX_NUMBER_CHARS} are read")
+    value = float(text)
+    if not math.isfinite(value):
+        raise RefusedJSON(f"the number {text} is too large")
+    return value
+
+
+def _parse_constant(name: str):
+    raise RefusedJSON(f"{name} is not a JSON number")
+
+
+def _unique_keys(pairs):
+    seen = {}
+    for key, value in pairs:
+        if key in seen:
+            raise RefusedJSON(f"the key '{shorten(key)}' appears twice in one object")
+        seen[key] = value
+    return seen
+
+
+def loads_strict(text: str):
+    """json.loads that refuses duplicate keys, NaN/Infinity and numbers too long to be real (raises RefusedJSON)."""
+    return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant,
+                      object_pairs_hook=_unique_keys)
+
+
+def bad_text(value) -> ListProblem | None:
+    """The first string (key or value) holding a NUL or a lone surrogate, with its pointer."""
+    stack = [(value, ())]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, dict):
+            for key, child in item.items():
+                stack.append((key, path + (key,)))
+                stack.append((child, path + (key,)))
+        elif isinstance(item, list):
+            stack.extend((child, path + (index,)) for index, child in enumerate(item))
+        elif isinstance(item, str):
+            if "\x00" in item:
+                return ListProblem(_pointer(path), "text may not contain the NUL character (\\u0000)")
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return ListProblem(_pointer(path), "text holds a lone surrogate (\\ud800-\\udfff); "
+                                                   "it must be valid Unicode")
+    return None
+
+
 def parse_list_json(raw: bytes | str) -> dict:
-    """Bytes or text -> document, or ListDocumentError saying why not (size, encoding, syntax, nesting)."""
-    size = len(raw.encode("utf-8") if isinstance(raw, str) else raw)
+    """Bytes or text -> document, or ListDocumentError saying why not (size, encoding, syntax, nesting,
+    duplicate keys, numbers out of range, NUL or lone surrogates in text)."""
+    size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
     if size > MAX_BYTES:
         raise ListDocumentError([ListProblem("", f"the file is {size} bytes; a list may be at most {MAX_BYTES}")])
     if isinstance(raw, bytes):
@@ -73,13 +168,18 @@ def parse_list_json(raw: bytes | str) -> dict:
         except UnicodeDecodeError as exc:
             raise ListDocumentError([ListProblem("", f"not UTF-8 text (byte {exc.start})")])
     try:
-        doc = json.loads(raw)
+        doc = loads_strict(raw)
     except json.JSONDecodeError as exc:
         raise ListDocumentError([ListProblem("", f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")])
     except RecursionError:
         raise ListDocumentError([ListProblem("", f"nested more than {MAX_DEPTH} levels deep")])
-    if _depth(doc, MAX_DEPTH) > MAX_DEPTH:
+    except RefusedJSON as exc:
+        raise ListDocumentError([ListProblem("", f"not a usable list: {exc}")])
+    if depth(doc, MAX_DEPTH) > MAX_DEPTH:
         raise ListDocumentError([ListProblem("", f"nested more than {MAX_DEPTH} levels deep")])
+    problem = bad_text(doc)
+    if problem is not None:
+        raise ListDocumentError([problem])
     return doc
 
 

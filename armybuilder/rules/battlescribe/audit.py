@@ -78,6 +78,12 @@ def unevaluated(doc: dict) -> list[Finding]:
                     out.append(Finding(nid, f"constraint {c.get('id')} on a category link of an entry", True))
         for ref in node.get("info") or ():
             _modifiers(ref.get("modifiers"), cost_ids, nid, out, display_only=True)
+    for cid, rule in (doc.get("category_rules") or {}).items():
+        _modifiers(rule.get("modifiers"), cost_ids, cid, out)
+        for c in rule.get("constraints") or ():
+            if c.get("type") not in ("min", "max"):
+                out.append(Finding(cid, f"constraint type {c.get('type')!r}", True))
+            _query({**c, "type": None}, cost_ids, "a category's constraint", out, cid)
     for pid, profile in (doc.get("profiles") or {}).items():
         _modifiers(profile.get("modifiers"), cost_ids, pid, out, display_only=True)
     for rid, rule in (doc.get("rules") or {}).items():

@@ -22,10 +22,20 @@ then the entry id, joined by ``::``.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 EMPTY: tuple = ()
+TEAMS = re.compile(r"(\d+)\s*x\b", re.I)
+
+
+@lru_cache(maxsize=8192)  # names repeat across every list on a book; the regexes are the cost
+def teams_in_name(name: str) -> int:
+    """Teams a name counts ("7x MG42 with Panzerfaust, 4x Sd Kfz 251" is 11); counts in brackets describe
+    the teams already counted ("2x Panzer III (1x short & 1x long)" is 2)."""
+    outside = re.sub(r"\([^)]*\)", " ", name or "")
+    return sum(int(n) for n in TEAMS.findall(outside))
 
 
 class CatalogueError(ValueError):
@@ -205,6 +215,9 @@ class Catalogue:
                                            for c in doc.get("cost_types") or () if isinstance(c, dict)}
         self.cost_ids = frozenset(self.cost_types) | ({self.points} if self.points else frozenset())
         self.categories: dict[str, str] = {str(k): str(v) for k, v in (doc.get("categories") or {}).items()}
+        # category id -> {"constraints", "modifiers"}: limits a category entry sets on whatever carries it
+        self.category_rules: dict[str, dict] = {str(k): v for k, v in (doc.get("category_rules") or {}).items()
+                                                if isinstance(v, dict)}
         self.catalogue_id = str((doc.get("catalogue") or {}).get("id") or "")
         self.system_id = str((doc.get("game_system") or {}).get("id") or "")
         self.profiles: dict = doc.get("profiles") or {}

@@ -12,13 +12,12 @@ from dataclasses import dataclass
 
 from ..force import Force
 from ..report import ERROR, Report, RuleRef
-from .catalogue import CatalogueError, GroupSlot, Slot
+from .catalogue import CatalogueError, GroupSlot, Slot, teams_in_name
 from .evaluate import Evaluation, Violation, tidy
 from .force_tree import ForceRoster, force_roster
+from .names import display_name
 from .offers import probe_cost, required_below
 from .tree import ForceScope, Sel
-
-LIST_NUMBER = re.compile(r"^\s*\d{1,2}\s*\)\s+")  # "1) Panzer III Platoon": an ordering prefix, not a calibre
 
 CODES = {
     "fow": {
@@ -38,10 +37,6 @@ CODES = {
 }
 FORMATIONS_CATEGORY = "formations"
 SCOPE_WORDS = {"parent": "", "force": " per force", "roster": " per list", "self": ""}
-
-
-def display_name(name: str) -> str:
-    return LIST_NUMBER.sub("", name or "").strip() or (name or "")
 
 
 @dataclass
@@ -179,10 +174,26 @@ def _choices(ev: Evaluation, violation: Violation, pts: str) -> str:
     for candidate in slots:
         if ev.slot_hidden(candidate, container):
             continue
-        at_least = probe_cost(ev, candidate, container).get(pts, 0) + required_below(ev, candidate, container, pts)
+        at_least = _from_price(ev, candidate, container, pts)
         priced.append((at_least, candidate.index, candidate))
     names = [f"{display_name(c.entry.name)} (from {tidy(p)} pts)" for p, _, c in sorted(priced, key=lambda t: t[:2])]
     return ", ".join(dict.fromkeys(names))
+
+
+def _from_price(ev: Evaluation, slot, at, pts: str) -> float:
+    """A choice's cheapest completed price where it is offered: worked out in full for the force's roots and
+    their direct choices (formations' boxes), one level of look-ahead deeper down."""
+    from .choices import cheapest_price
+
+    catalogue = ev.catalogue_of(at)
+    price = None
+    if isinstance(at, ForceScope):
+        price = cheapest_price(catalogue, slot)
+    elif isinstance(at, Sel) and at.parent is None:
+        price = cheapest_price(catalogue, slot, parent=at.slot)
+    if price is None:
+        price = probe_cost(ev, slot, at).get(pts, 0) + required_below(ev, slot, at, pts)
+    return price
 
 
 def _issue(v: Violation, ev: Evaluation, report: Report, codes: dict, rule: RuleRef) -> None:
@@ -200,12 +211,21 @@ def _issue(v: Violation, ev: Evaluation, report: Report, codes: dict, rule: Rule
                    "choices made.", _pointer(sel or v.at), rule, f"Remove {what}.", box)
         return
     per = SCOPE_WORDS.get(v.scope, "")
-    if v.owner == "category":
-        code = codes["category_min"] if v.kind == "min" else codes["category_max"]
-        if v.kind == "min" and what.lower() == FORMATIONS_CATEGORY:
-            code = codes["formations"]
+    if v.owner in ("category", "category-limit"):
+        if v.owner == "category":  # the force's make-up (its force entry's categories)
+            code = codes["category_min"] if v.kind == "min" else codes["category_max"]
+            if v.kind == "min" and what.lower() == FORMATIONS_CATEGORY:
+                code = codes["formations"]
+        elif v.kind == "min":  # a limit a category sets on whatever carries it (one WARRIOR per force)
+            code = codes["force_min"]
+        else:
+            code = codes["roster_max"] if v.scope == "roster" else codes["force_max"]
         bound = "at least" if v.kind == "min" else "at most"
-        fix = f"Add {limit - count} more." if v.kind == "min" else f"Remove {count - limit}."
+        if v.kind == "min":
+            fix = f"Add {limit - count} more."
+        else:
+            names = sorted({ev.name(s) for s in v.selections})
+            fix = f"Remove {count - limit} of: {', '.join(names)}." if names else f"Remove {count - limit}."
         report.add(code, ERROR, f"The list needs {bound} {limit} {what}{per}; it has {count}.", _pointer(v.at),
                    constraint_rule, fix)
         return
@@ -241,16 +261,6 @@ def _issue(v: Violation, ev: Evaluation, report: Report, codes: dict, rule: Rule
 
 
 # -- what a unit holds ---------------------------------------------------------------------------------
-TEAMS = re.compile(r"(\d+)\s*x\b", re.I)
-
-
-def teams_in_name(name: str) -> int:
-    """Teams a size name counts ("7x MG42 with Panzerfaust, 4x Sd Kfz 251" is 11); counts in brackets
-    describe the teams already counted ("2x Panzer III (1x short & 1x long)" is 2)."""
-    outside = re.sub(r"\([^)]*\)", " ", name or "")
-    return sum(int(n) for n in TEAMS.findall(outside))
-
-
 def _unit_figures(result: "BattleScribeCheck") -> dict:
     """Teams and transport attachments of every unit, worked out in one walk and kept on the result."""
     if result.figures is not None:
@@ -259,28 +269,39 @@ def _unit_figures(result: "BattleScribeCheck") -> dict:
     out = {}
     for pointer, sel in result.roster.units.items():
         catalogue = sel.force.catalogue
-        models = transports = 0
+        transports = 0
         for s in sel.walk():
             if s is sel or s.role == "card":
                 continue
-            if s.entry.type == "model":
-                models += s.number
             if catalogue.view(s.entry).transport:
                 transports += 1
-        teams = models
-        if not teams:
-            for child in sel.children:
-                teams = teams_in_name(ev.name(child)) * child.number
-                if teams:
-                    break
-            teams = teams or teams_in_name(ev.name(sel)) or 1
+        teams = selection_teams(ev, sel) or teams_in_name(ev.name(sel)) or 1
         out[pointer] = (teams, transports)
     result.figures = out
     return out
 
 
+def selection_teams(ev: Evaluation, sel: Sel, depth: int = 0) -> int:
+    """Teams under a selection, read down: a choice that states a count ("2x Panzer III (1x short & 1x long)",
+    "4x 10.5cm howitzer") counts that many times its number and nothing under it; a model without a count
+    is one team; any other choice (a container's alternative, a "Type" wrapper) is read further down.
+    Command cards count nothing."""
+    total = 0
+    for child in sel.children:
+        if child.role == "card" or child.entry.role == "card" or depth > 12:
+            continue
+        stated = teams_in_name(ev.name(child))
+        if stated:
+            total += stated * child.number
+        elif child.entry.type == "model":
+            total += child.number
+        else:
+            total += selection_teams(ev, child, depth + 1) * child.number
+    return total
+
+
 def unit_teams(result: "BattleScribeCheck | None", pointer: str) -> int:
-    """Teams in a unit: its model selections if the data counts models, else what its chosen size says."""
+    """Teams in a unit, as :func:`selection_teams` reads them; no count anywhere: its name, else one team."""
     if result is None:
         return 0
     return _unit_figures(result).get(pointer, (0, 0))[0]

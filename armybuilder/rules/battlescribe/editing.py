@@ -125,7 +125,7 @@ def _fill(force: Force, pointer: str, doc, at: tuple, points: str, skip_roles: t
         if not unmet:
             break
         v = unmet[0]
-        slot = _cheapest_for(evaluation, v, v.at, points)
+        slot = _default_for(evaluation, v) or _cheapest_for(evaluation, v, v.at, points)
         if slot is None:
             break
         kids = _children(_node_at(doc, _location(pointer, v.at)))
@@ -135,6 +135,43 @@ def _fill(force: Force, pointer: str, doc, at: tuple, points: str, skip_roles: t
         else:
             kids.append({"entry": slot.path})
     return doc
+
+
+def allied_force_choices(force: Force, pointer: str, doc: list, *, points: str) -> list:
+    """``doc`` (an allied formation's choices) with what its own force needs at the root added, the cheapest
+    way (the data's default first): BattleScribe holds an ally as a force of its own."""
+    doc = copy.deepcopy(doc)
+    for _ in range(MAX_STEPS):
+        built, evaluation = _evaluate(with_selection(force, pointer, doc))
+        root = built.formations.get(pointer)
+        if root is None or root.force is built.main:
+            return doc
+        unmet = [v for v in evaluation.violations() if v.kind == "min" and v.at is root.force and v.slot is not None
+                 and not _all_roles(v.slot, ("formation", "unit", "card"))]
+        if not unmet:
+            return doc
+        slot = _default_for(evaluation, unmet[0]) or _cheapest_for(evaluation, unmet[0], root.force, points)
+        if slot is None or slot.entry.role in ("formation", "unit"):
+            return doc
+        doc.append({"entry": slot.path})
+    return doc
+
+
+def _default_for(evaluation: Evaluation, v) -> Slot | None:
+    """The data's default choice of a group with an unmet minimum (its ``defaultSelectionEntryId``), when it is
+    offered there and not full: BattleScribe selects it first, so the player starts from the data's default."""
+    group = v.slot
+    if not isinstance(group, GroupSlot) or not group.entry.default:
+        return None
+    default = group.entry.default
+    for offer in offers(evaluation, v.at):
+        slot = offer.slot
+        if slot not in group.slots or offer.hidden or not (slot.entry.id == default or default in slot.links):
+            continue
+        if offer.limit.high is not None and offer.chosen >= offer.limit.high:
+            return None
+        return slot
+    return None
 
 
 def _all_roles(slot, roles: tuple) -> bool:
@@ -221,4 +258,4 @@ def unit_slot(catalogue: Catalogue, formation_entry: Entry | None, entry_id: str
     return hits[0] if len(hits) == 1 else None
 
 
-__all__ = ["EditError", "card_place", "completed", "offers", "set_number", "unit_slot", "with_selection", "Sel"]
+__all__ = ["EditError", "allied_force_choices", "card_place", "completed", "offers", "set_number", "unit_slot", "with_selection", "Sel"]

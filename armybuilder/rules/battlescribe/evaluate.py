@@ -594,6 +594,8 @@ class Evaluation:
                              tuple(matched), slot))
 
     def _check_force_categories(self, force: ForceScope, out: list, seen: set) -> None:
+        """Limits on categories: those a force entry's category links set, and those category entries set on
+        themselves (e.g. one WARRIOR per force), judged at the force ("parent" there is the force itself)."""
         entry = force.entry
         if entry is None:
             return
@@ -601,13 +603,19 @@ class Evaluation:
         ctx = Virtual(slot=None, parent=force, force=force)
         for link in catalogue.category_links(entry):
             target = str(link.get("target") or "")
-            constraints = link.get("constraints") or ()
-            mods = link.get("modifiers") or []
-            for c in constraints:
-                scope = str(c.get("scope") or "")
-                # On a force entry's category, "parent" is the force itself.
-                q = {**c, "child": target, "scope": "force" if scope == "parent" else scope}
-                count = self.count(q, ctx)
-                members = tuple(s for s in (force.walk() if c.get("children") else force.children) if target in s.keys)
-                self._judge(c, count, self.constraint_value(mods, c, ctx), "category",
-                            catalogue.categories.get(target, target), ctx, force, members, None, out, seen)
+            self._check_category(target, link.get("constraints") or (), link.get("modifiers") or [], force, ctx,
+                                 out, seen, "category")
+        for target, rule in catalogue.category_rules.items():
+            self._check_category(target, rule.get("constraints") or (), rule.get("modifiers") or [], force, ctx,
+                                 out, seen, "category-limit")
+
+    def _check_category(self, target: str, constraints, mods: list, force: ForceScope, ctx, out: list,
+                        seen: set, owner: str) -> None:
+        catalogue = force.catalogue
+        for c in constraints:
+            scope = str(c.get("scope") or "")
+            q = {**c, "child": target, "scope": "force" if scope == "parent" else scope}
+            count = self.count(q, ctx)
+            members = tuple(s for s in (force.walk() if c.get("children") else force.children) if target in s.keys)
+            self._judge(c, count, self.constraint_value(mods, c, ctx), owner,
+                        catalogue.categories.get(target, target), ctx, force, members, None, out, seen)

@@ -61,12 +61,16 @@ def force_roster(force: Force) -> ForceRoster:
             scope = ForceScope(catalogue=other, entry=other.force_entry(), ref=formation.pointer)
             roster.forces.append(scope)
             scopes[formation.handbook.code] = scope
-        data = SelectionData(entry=formation_path(formation), children=tuple(formation.selections))
+        allied_scope = scope is not main
+        children = () if allied_scope else tuple(formation.selections)
+        data = SelectionData(entry=formation_path(formation), children=children)
         root = bind(scope.catalogue, data, parent=None, force=scope, pointer=formation.pointer, problems=out.problems)
         if root is None:
             continue
         root.role = "formation"
         scope.children.append(root)
+        if allied_scope:
+            _allied_choices(formation, root, scope, out)
         out.formations[formation.pointer] = root
         for unit in formation.units:
             _unit(unit, root, scope, out)
@@ -80,6 +84,26 @@ def force_roster(force: Force) -> ForceRoster:
     for card in force.cards:
         _card(card, out)
     return out
+
+
+def _allied_choices(formation, root: Sel, scope: ForceScope, out: ForceRoster) -> None:
+    """An allied formation's choices: its own, and those its force needs at the root (BattleScribe holds an ally
+    as a force of its own, e.g. the "Command Cards" entry a force of that book must have). The list keeps both
+    with the formation; a path the formation does not offer but its force's root does is a root choice."""
+    catalogue = scope.catalogue
+    own = catalogue.layout(root.entry)
+    for index, data in enumerate(formation.selections):
+        pointer = f"{formation.pointer}/selections/{index}"
+        at_root = own.find(data.entry) is None and catalogue.root_layout().find(data.entry) is not None
+        sel = bind(catalogue, data, parent=None if at_root else root, force=scope, pointer=pointer,
+                   problems=out.problems)
+        if sel is None:
+            continue
+        if at_root:
+            sel.role = "force-option"
+            scope.children.append(sel)
+        else:
+            root.children.append(sel)
 
 
 def _unit(unit, parent: Sel | None, scope: ForceScope, out: ForceRoster) -> None:

@@ -54,7 +54,12 @@ class MapperBase:
         return info
 
     def role(self, entry: Entry) -> str:
-        return self.roles.get(entry.primary_category, "")
+        if entry.primary_category:
+            return self.roles.get(entry.primary_category, "")
+        # No category marked primary (a data slip: e.g. a support link whose Support Units category is not
+        # ticked primary): the one Flames of War role its categories give, if they give exactly one.
+        found = {self.roles.get(c, "") for c in entry.categories} - {""}
+        return found.pop() if len(found) == 1 else ""
 
     def is_card(self, entry: Entry) -> bool:
         return bool(self.card_category) and self.card_category in entry.categories

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import re
 
+from armybuilder.rules.battlescribe.names import display_name, order_number
+
 from ..report import CatalogueReport
 
 CODE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/-]*$")
-ORDER_PREFIX = re.compile(r"^\s*(\d+)\s*[.)]\s*")
 TEAMS_RE = re.compile(r"(\d+)\s*x\b", re.I)
 CARD_CODE_RE = re.compile(r"\(([A-Z]{1,4}\d{2,4}[A-Z]?)\)\s*$")
 HQ_RE = re.compile(r"\bHQ\b")
@@ -43,10 +44,8 @@ def clean_name(name: str, fallback: str = "Unnamed") -> str:
 
 
 def strip_order(name: str) -> tuple[int | None, str]:
-    m = ORDER_PREFIX.match(name or "")
-    if m:
-        return int(m.group(1)), name[m.end():].strip() or name
-    return None, name
+    """The number a box or group is ordered by, and its name as shown (see rules/battlescribe/names.py)."""
+    return order_number(name), display_name(name)
 
 
 def as_points(value, report: CatalogueReport, ident: str, what: str) -> int:

@@ -53,6 +53,9 @@ class FowMapper(UnitMapping, CardMapping, FormationMapping):
             if self.generic:
                 self.generic_root(entry)
                 continue
+            if role and not entry.primary_category:
+                self.report.warning(entry.path, "root entry", f"{entry.name!r} has no primary category; placed as "
+                                    f"{role} from its other categories")
             if role == "formation":
                 self.formation(entry)
             elif role in ("support", "formation-support", "wildcard", "allied-unit"):
