@@ -124,9 +124,18 @@ class Layout:
 
     def find(self, path: str) -> "Slot | None":
         """The slot a roster entry path names: exact, then by its last two ids, then by its entry id."""
-        slot = self.by_path.get(path)
-        if slot is not None:
-            return slot
+        try:
+            return self.by_path[path]
+        except (KeyError, TypeError):
+            pass
+        slot = self._search(path)
+        if isinstance(path, str) and len(self.by_path) < 4 * len(self.slots) + 256:
+            # Rosters name slots by shortened paths again and again: the answer (even "none") is kept, as the
+            # layout never changes once built; bounded, as paths come from uploaded rosters.
+            self.by_path[path] = slot
+        return slot
+
+    def _search(self, path) -> "Slot | None":
         parts = [p for p in str(path or "").split("::") if p]
         if not parts:
             return None

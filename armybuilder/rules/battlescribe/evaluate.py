@@ -172,6 +172,8 @@ class Evaluation:
     def direct(self, node) -> dict:
         """How many of each key (entry, link, group, category, type …) among ``node``'s children."""
         counter = self._direct.get(id(node))
+        if counter is None and isinstance(node, Roster):
+            counter = self._direct[id(node)] = self._summed(self.direct, node)
         if counter is None:
             counter = {}
             get = counter.get
@@ -185,6 +187,8 @@ class Evaluation:
     def deep(self, node) -> dict:
         """The same among all of ``node``'s descendants."""
         counter = self._deep.get(id(node))
+        if counter is None and isinstance(node, Roster):
+            counter = self._deep[id(node)] = self._summed(self.deep, node)
         if counter is None:
             counter = {}
             get = counter.get
@@ -197,6 +201,20 @@ class Evaluation:
                 stack.extend(child.children)
             self._deep[id(node)] = counter
         return counter
+
+    @staticmethod
+    def _summed(count, roster: Roster) -> dict:
+        """A roster's counter from its forces' (the roster's children are the forces' roots): with one force,
+        the same counter, not a second walk. Counters are read, never changed, once made."""
+        forces = list(roster.all_forces())
+        if len(forces) == 1:
+            return count(forces[0])
+        total: dict = {}
+        get = total.get
+        for force in forces:
+            for key, number in count(force).items():
+                total[key] = get(key, 0) + number
+        return total
 
     def _scope(self, scope: str, ctx):
         """The node a query counts in, seen from ``ctx`` (a Sel or a Virtual)."""
