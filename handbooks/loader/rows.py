@@ -41,6 +41,11 @@ def _converter(field: models.Field):
     if kind == "BooleanField":
         prep = field.get_prep_value  # accepts "true", 0, ... as the model would
         return lambda value: value if value is None or value.__class__ is bool else prep(value)
+    if kind == "JSONField":
+        # What JSONField.get_db_prep_save does with a plain value (None is SQL NULL), without its checks
+        # for expressions.
+        adapt, encoder = connection.ops.adapt_json_value, field.encoder
+        return lambda value: None if value is None else adapt(value, encoder)
     return lambda value: field.get_db_prep_save(value, connection)
 
 

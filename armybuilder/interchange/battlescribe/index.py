@@ -130,19 +130,19 @@ class Index:
         if cat_id not in self._visible:
             order: list[Catalogue] = []
             seen: set[str] = set()
-
-            def visit(cid: str):
+            # Depth first, in link order. A loop rather than a recursive inner function: that one would
+            # hold itself and this index in a reference cycle, kept until the garbage collector ran.
+            stack = [cat_id]
+            while stack:
+                cid = stack.pop()
                 if cid in seen:
-                    return
+                    continue
                 seen.add(cid)
                 cat = self.catalogues.get(cid) or (self.system if cid == self.system.id else None)
                 if cat is None:
-                    return
+                    continue
                 order.append(cat)
-                for link in cat.catalogue_links:
-                    visit(link.target_id)
-
-            visit(cat_id)
+                stack.extend(link.target_id for link in reversed(cat.catalogue_links))
             if self.system.id not in seen:
                 order.append(self.system)
             self._visible[cat_id] = order
