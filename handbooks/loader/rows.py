@@ -13,6 +13,9 @@ PostgreSQL the keys come from the table's own sequence, which is safe with concu
 """
 from __future__ import annotations
 
+import functools
+import json
+
 from django.db import connection, models
 
 
@@ -43,7 +46,10 @@ def _converter(field: models.Field):
         return lambda value: value if value is None or value.__class__ is bool else prep(value)
     if kind == "JSONField":
         # What JSONField.get_db_prep_save does with a plain value (None is SQL NULL), without its checks
-        # for expressions.
+        # for expressions. PostgreSQL gets the JSON text that psycopg's Jsonb would send (see _execute).
+        if connection.vendor == "postgresql":
+            dumps = functools.partial(json.dumps, cls=field.encoder) if field.encoder else json.dumps
+            return lambda value: None if value is None else dumps(value)
         adapt, encoder = connection.ops.adapt_json_value, field.encoder
         return lambda value: None if value is None else adapt(value, encoder)
     return lambda value: field.get_db_prep_save(value, connection)
@@ -60,10 +66,10 @@ class Table:
             fields = [by_name[c] for c in columns]
         self.model, self.with_key = model, with_key
         self.names = [f.attname for f in fields]
-        quote = connection.ops.quote_name
-        cols = ([meta.pk.column] if with_key else []) + [f.column for f in fields]
-        self.sql = (f"INSERT INTO {quote(meta.db_table)} ({', '.join(map(quote, cols))}) "
-                    f"VALUES ({', '.join(['%s'] * len(cols))})")
+        columns = [(f.column, f.db_type(connection)) for f in fields]
+        if with_key:
+            columns.insert(0, (meta.pk.column, meta.pk.db_type(connection)))
+        self.sql = insert_sql(meta.db_table, columns)
         self.fields = fields
         self.converters = [_converter(f) for f in fields]
         # A column the row does not give takes the field's default (as a model instance would), converted once.
@@ -120,17 +126,37 @@ def insert_rows(table: Table, rows: list[dict], keys: list[int] | None = None) -
         raise ValueError(f"{len(rows)} rows but {len(keys)} keys")
     make = table.row
     params = [(key, *make(r)) for key, r in zip(keys, rows)] if table.with_key else [make(r) for r in rows]
-    with connection.cursor() as cursor:
-        cursor.executemany(table.sql, params)
+    _execute(table.sql, params)
     return keys
+
+
+def insert_sql(db_table: str, columns: list[tuple[str, str]]) -> str:
+    """The statement that inserts rows of ``columns`` ((name, database type) each) into ``db_table``.
+
+    PostgreSQL: one ``INSERT … SELECT FROM unnest(array, …)`` with one array per column, so a whole table
+    is one statement the server plans once (``executemany`` there sends one INSERT per row). JSON goes as
+    text and is cast. Elsewhere: an INSERT of one row, run by ``executemany`` over all of them."""
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(name) for name, _ in columns)
+    if connection.vendor == "postgresql":
+        arrays = ", ".join("%s::text[]::jsonb[]" if kind == "jsonb" else f"%s::{kind}[]" for _, kind in columns)
+        return f"INSERT INTO {quote(db_table)} ({names}) SELECT * FROM unnest({arrays})"
+    return f"INSERT INTO {quote(db_table)} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"
+
+
+def _execute(sql: str, rows: list[tuple]) -> None:
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(sql, [list(column) for column in zip(*rows)])
+        else:
+            cursor.executemany(sql, rows)
 
 
 def insert_pairs(through: type[models.Model], owner_column: str, target_column: str, pairs: list[tuple]) -> None:
     """Insert many-to-many links (owner key, target key) into a through table, in one statement."""
     if not pairs:
         return
-    quote = connection.ops.quote_name
-    sql = (f"INSERT INTO {quote(through._meta.db_table)} ({quote(owner_column)}, {quote(target_column)}) "
-           "VALUES (%s, %s)")
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, pairs)
+    meta = through._meta
+    kind = {f.column: f.db_type(connection) for f in meta.concrete_fields}
+    _execute(insert_sql(meta.db_table, [(owner_column, kind[owner_column]), (target_column, kind[target_column])]),
+             pairs)
