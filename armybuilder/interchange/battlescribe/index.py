@@ -11,9 +11,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 from .nodes import Catalogue, CategoryLink, InfoGroup, Node, Profile, Rule
+
+
+class cached_property:  # noqa: N801 - used like functools.cached_property
+    """functools.cached_property without its lock (Python 3.11 takes one on every first read): an import
+    makes tens of thousands of entries, each read by one thread only."""
+
+    def __init__(self, func):
+        self.func, self.name, self.__doc__ = func, func.__name__, func.__doc__
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.func(obj)  # found in the instance from now on
+        return value
 
 
 @dataclass(eq=False)
