@@ -139,7 +139,10 @@ def insert_sql(db_table: str, columns: list[tuple[str, str]]) -> str:
     quote = connection.ops.quote_name
     names = ", ".join(quote(name) for name, _ in columns)
     if connection.vendor == "postgresql":
-        arrays = ", ".join("%s::text[]::jsonb[]" if kind == "jsonb" else f"%s::{kind}[]" for _, kind in columns)
+        # Arrays of the base type, never varchar(n)[]: a cast to varchar(n) would cut an over-long value
+        # silently, where the insert into the column refuses it (as an ORM insert would).
+        bases = [kind.split("(", 1)[0].strip() for _, kind in columns]
+        arrays = ", ".join("%s::text[]::jsonb[]" if base == "jsonb" else f"%s::{base}[]" for base in bases)
         return f"INSERT INTO {quote(db_table)} ({names}) SELECT * FROM unnest({arrays})"
     return f"INSERT INTO {quote(db_table)} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"
 
