@@ -46,7 +46,7 @@ def _converter(field: models.Field):
         return lambda value: value if value is None or value.__class__ is bool else prep(value)
     if kind == "JSONField":
         # What JSONField.get_db_prep_save does with a plain value (None is SQL NULL), without its checks
-        # for expressions. PostgreSQL gets the JSON text that psycopg's Jsonb would send (see _execute).
+        # for expressions. PostgreSQL gets the JSON text that psycopg's Jsonb would send, for COPY (see insert_sql).
         if connection.vendor == "postgresql":
             dumps = functools.partial(json.dumps, cls=field.encoder) if field.encoder else json.dumps
             return lambda value: None if value is None else dumps(value)
@@ -131,26 +131,25 @@ def insert_rows(table: Table, rows: list[dict], keys: list[int] | None = None) -
 
 
 def insert_sql(db_table: str, columns: list[tuple[str, str]]) -> str:
-    """The statement that inserts rows of ``columns`` ((name, database type) each) into ``db_table``.
+    """The statement that writes rows of ``columns`` ((name, database type) each) into ``db_table``.
 
-    PostgreSQL: one ``INSERT … SELECT FROM unnest(array, …)`` with one array per column, so a whole table
-    is one statement the server plans once (``executemany`` there sends one INSERT per row). JSON goes as
-    text and is cast. Elsewhere: an INSERT of one row, run by ``executemany`` over all of them."""
+    PostgreSQL: ``COPY … FROM STDIN``, the whole table in one statement (``executemany`` there sends one
+    INSERT per row); the server converts and checks every value as an INSERT would (an over-long text is
+    refused, JSON text becomes jsonb). Elsewhere: an INSERT of one row, run by ``executemany`` over all."""
     quote = connection.ops.quote_name
     names = ", ".join(quote(name) for name, _ in columns)
     if connection.vendor == "postgresql":
-        # Arrays of the base type, never varchar(n)[]: a cast to varchar(n) would cut an over-long value
-        # silently, where the insert into the column refuses it (as an ORM insert would).
-        bases = [kind.split("(", 1)[0].strip() for _, kind in columns]
-        arrays = ", ".join("%s::text[]::jsonb[]" if base == "jsonb" else f"%s::{base}[]" for base in bases)
-        return f"INSERT INTO {quote(db_table)} ({names}) SELECT * FROM unnest({arrays})"
+        return f"COPY {quote(db_table)} ({names}) FROM STDIN"
     return f"INSERT INTO {quote(db_table)} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"
 
 
 def _execute(sql: str, rows: list[tuple]) -> None:
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(sql, [list(column) for column in zip(*rows)])
+            # Django's debug cursor records it as one query; its errors become Django's, as an insert's do.
+            with connection.wrap_database_errors, cursor.copy(sql) as copy:
+                for row in rows:
+                    copy.write_row(row)
         else:
             cursor.executemany(sql, rows)
 
