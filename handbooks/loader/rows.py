@@ -3,7 +3,8 @@
 A BattleScribe library is ~50,000 handbook rows. ``bulk_create`` spends most of an import building a model
 instance per row and compiling every value of it; here a row is a plain tuple in the table's column order,
 each column converted the way its field would convert it (``int`` for integers, ``str`` for text, the
-field's own JSON adaptation), and the whole table goes to ``executemany`` as one statement. Keys are
+field's own JSON adaptation), and the whole table goes to the database as one statement (``executemany``
+of an INSERT; ``COPY`` on PostgreSQL). Keys are
 reserved before the insert (one query), so children can point at their parents without reading anything
 back. The number of queries per table is fixed whatever the number of rows.
 
@@ -46,7 +47,7 @@ def _converter(field: models.Field):
         return lambda value: value if value is None or value.__class__ is bool else prep(value)
     if kind == "JSONField":
         # What JSONField.get_db_prep_save does with a plain value (None is SQL NULL), without its checks
-        # for expressions. PostgreSQL gets the JSON text that psycopg's Jsonb would send, for COPY (see insert_sql).
+        # for expressions. PostgreSQL gets the JSON text psycopg's Jsonb would send, for COPY (insert_sql).
         if connection.vendor == "postgresql":
             dumps = functools.partial(json.dumps, cls=field.encoder) if field.encoder else json.dumps
             return lambda value: None if value is None else dumps(value)
@@ -66,10 +67,8 @@ class Table:
             fields = [by_name[c] for c in columns]
         self.model, self.with_key = model, with_key
         self.names = [f.attname for f in fields]
-        columns = [(f.column, f.db_type(connection)) for f in fields]
-        if with_key:
-            columns.insert(0, (meta.pk.column, meta.pk.db_type(connection)))
-        self.sql = insert_sql(meta.db_table, columns)
+        db_columns = ([meta.pk.column] if with_key else []) + [f.column for f in fields]
+        self.sql = insert_sql(meta.db_table, db_columns)
         self.fields = fields
         self.converters = [_converter(f) for f in fields]
         # A column the row does not give takes the field's default (as a model instance would), converted once.
@@ -130,14 +129,14 @@ def insert_rows(table: Table, rows: list[dict], keys: list[int] | None = None) -
     return keys
 
 
-def insert_sql(db_table: str, columns: list[tuple[str, str]]) -> str:
-    """The statement that writes rows of ``columns`` ((name, database type) each) into ``db_table``.
+def insert_sql(db_table: str, columns: list[str]) -> str:
+    """The statement that writes rows of ``columns`` into ``db_table``.
 
     PostgreSQL: ``COPY … FROM STDIN``, the whole table in one statement (``executemany`` there sends one
     INSERT per row); the server converts and checks every value as an INSERT would (an over-long text is
     refused, JSON text becomes jsonb). Elsewhere: an INSERT of one row, run by ``executemany`` over all."""
     quote = connection.ops.quote_name
-    names = ", ".join(quote(name) for name, _ in columns)
+    names = ", ".join(quote(name) for name in columns)
     if connection.vendor == "postgresql":
         return f"COPY {quote(db_table)} ({names}) FROM STDIN"
     return f"INSERT INTO {quote(db_table)} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"
@@ -158,7 +157,4 @@ def insert_pairs(through: type[models.Model], owner_column: str, target_column: 
     """Insert many-to-many links (owner key, target key) into a through table, in one statement."""
     if not pairs:
         return
-    meta = through._meta
-    kind = {f.column: f.db_type(connection) for f in meta.concrete_fields}
-    _execute(insert_sql(meta.db_table, [(owner_column, kind[owner_column]), (target_column, kind[target_column])]),
-             pairs)
+    _execute(insert_sql(through._meta.db_table, [owner_column, target_column]), pairs)
