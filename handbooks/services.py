@@ -46,16 +46,19 @@ def handbook_document_check(doc, source: str) -> list[LoadProblem]:
 
 
 def handbook_document_load(doc, source: str, *, source_kind: str = "file", digest: str | None = None,
-                           generated: bool = False) -> FileResult:
+                           generated: bool = False, info: SystemInfo | None = None) -> FileResult:
     """Check and write one parsed document in its own transaction; nothing is written on any problem.
 
     ``generated``: the document was made by our own importer (BattleScribe), whose output the tests hold
     to the schema; only its references are checked here (validating a whole library against the schema
     took most of an import). ``digest``: the content hash when the caller knows it (the importer's hash
-    of its source files)."""
+    of its source files). ``info``: what the document's game system holds (:func:`system_info`), when the
+    caller loads many documents of one system."""
     result = FileResult(source=source)
     if generated and isinstance(doc, dict) and doc.get("kind") == "handbook":
-        problems = check_handbook_references(doc, source, system_info(doc["system"]))
+        if info is None or info.code != doc["system"]:
+            info = system_info(doc["system"])
+        problems = check_handbook_references(doc, source, info)
     else:
         problems = handbook_document_check(doc, source)
     if problems:

@@ -1,16 +1,18 @@
 """Write checked data files into the database.
 
-Handbook rows are written with bulk inserts (a BattleScribe library has
-thousands of entries) inside the caller's transaction.
+Handbook rows are written with one insert per table (a BattleScribe library
+has tens of thousands of entries, see rows.py) inside the caller's transaction.
 """
 import hashlib
 import json
+from functools import lru_cache
 
 from django.db.models import Max
 
 from handbooks import models as m
 
 from .check import box_limits
+from .rows import Table, insert_pairs, insert_rows, reserve_keys
 
 
 def content_hash(doc: dict) -> str:
@@ -94,31 +96,38 @@ def extend_system(system: m.GameSystem, doc: dict) -> bool:
 
 
 class _M2M:
-    """Collects many-to-many links and writes each through-table in one insert."""
+    """Collects many-to-many links (owner key, target key) and writes each through-table in one insert."""
 
     def __init__(self):
         self.links: dict = {}
 
-    def add(self, descriptor, owner, targets):
+    def add(self, descriptor, owner: int, targets) -> None:
         if targets:
-            self.links.setdefault(descriptor.field, []).extend((owner.pk, t.pk) for t in targets)
+            self.links.setdefault(descriptor.field, []).extend((owner, t) for t in targets)
 
-    def flush(self):
+    def flush(self) -> None:
         for field, pairs in self.links.items():
-            through = field.remote_field.through
-            owner_col = field.m2m_field_name() + "_id"
-            target_col = field.m2m_reverse_field_name() + "_id"
-            through.objects.bulk_create(
-                [through(**{owner_col: o, target_col: t}) for o, t in pairs], batch_size=2000
-            )
+            insert_pairs(field.remote_field.through, field.m2m_column_name(), field.m2m_reverse_name(), pairs)
+
+
+@lru_cache(maxsize=None)
+def _table(model) -> Table:
+    return Table(model)
+
+
+def _insert(model, rows: list[dict], keys: list[int] | None = None) -> list[int]:
+    return insert_rows(_table(model), rows, keys)
 
 
 def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind: str = "file",
                    digest: str | None = None) -> m.Handbook:
-    """Create a new revision of the handbook described by ``doc`` (already checked)."""
+    """Create a new revision of the handbook described by ``doc`` (already checked).
+
+    Every table is written with one insert whatever its number of rows, keys reserved up front
+    (:mod:`.rows`): the number of queries does not grow with the size of the book."""
     digest = digest or content_hash(doc)
     nations = {n.code: n for n in system.nations.all()}
-    ptypes = {p.code: p for p in system.profile_types.all()}
+    ptypes = {p.code: p.pk for p in system.profile_types.all()}
 
     previous = m.Handbook.objects.filter(system=system, code=doc["code"])
     revision = doc.get("revision") or (previous.aggregate(r=Max("revision"))["r"] or 0) + 1
@@ -131,166 +140,156 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
         description=doc.get("description", ""), source=source_kind, source_ref=source[:300],
         content_hash=digest, is_current=True, extra=doc.get("extra", {}),
     )
-    handbook.allied_nations.set([nations[c] for c in doc.get("allied_nations", [])])
+    book = handbook.pk
+    links = _M2M()
+    links.add(m.Handbook.allied_nations, book, [nations[c].pk for c in doc.get("allied_nations", [])])
     if doc.get("catalogue"):
         m.HandbookCatalogue.objects.create(handbook=handbook, document=doc["catalogue"])
-    links = _M2M()
 
-    rules = m.SpecialRule.objects.bulk_create(
-        [m.SpecialRule(handbook=handbook, code=r["code"], name=r["name"], summary=r.get("summary", ""))
-         for r in doc.get("special_rules", [])]
-    )
-    rule_by_code = {r.code: r for r in rules}
-    variants = m.Variant.objects.bulk_create(
-        [m.Variant(handbook=handbook, code=v["code"], name=v["name"], symbol=v.get("symbol", ""))
-         for v in doc.get("variants", [])]
-    )
-    variant_by_code = {v.code: v for v in variants}
-    rules_of = lambda d: [rule_by_code[c] for c in d.get("rules", [])]  # noqa: E731
-    variants_of = lambda d: [variant_by_code[c] for c in d.get("variants", [])]  # noqa: E731
+    rule_docs = doc.get("special_rules", [])
+    rule_keys = _insert(m.SpecialRule, [{"handbook_id": book, "code": r["code"], "name": r["name"],
+                                         "summary": r.get("summary", "")} for r in rule_docs])
+    rule_by_code = {r["code"]: k for r, k in zip(rule_docs, rule_keys)}
+    variant_docs = doc.get("variants", [])
+    variant_keys = _insert(m.Variant, [{"handbook_id": book, "code": v["code"], "name": v["name"],
+                                        "symbol": v.get("symbol", "")} for v in variant_docs])
+    variant_by_code = {v["code"]: k for v, k in zip(variant_docs, variant_keys)}
+    rules_of = lambda d: [rule_by_code[c] for c in d.get("rules", ())]  # noqa: E731
+    variants_of = lambda d: [variant_by_code[c] for c in d.get("variants", ())]  # noqa: E731
 
     unit_docs = doc.get("units", [])
+    unit_keys = reserve_keys(m.UnitEntry, len(unit_docs))
+    unit_by_code = {u["code"]: k for u, k in zip(unit_docs, unit_keys)}
     units = []
     for order, u in enumerate(unit_docs):
         avail = u.get("available") or {}
-        units.append(m.UnitEntry(
-            handbook=handbook, code=u["code"], name=u["name"], card_code=u.get("card_code", ""),
-            unit_type=u.get("type", ""), description=u.get("description", ""), order=order,
-            independent=u.get("independent", False), is_observer=u.get("observer", False),
-            game_units=u.get("game_units", 1), is_standard=u.get("standard", False),
-            available_from=avail.get("from"), available_to=avail.get("to"), availability_note=avail.get("note", ""),
-            off_table=u.get("off_table", False), is_observation_post=u.get("observation_post", False),
-            quality=u.get("quality", ""), keywords=u.get("keywords", []), is_vehicle_unit=u.get("vehicle_unit", False),
-            has_platoon_leader=u.get("platoon_leader", False), artillery_weight=u.get("artillery_weight", ""),
-            transport_capacity=u.get("transport_capacity"), morale_level=u.get("morale", ""),
-            unit_class=u.get("unit_class", ""), weapon_class=u.get("weapon_class", ""),
-            armour_class=u.get("armour_class", ""), hq_level=u.get("hq_level", ""), extra=u.get("extra", {}),
-        ))
-    units = m.UnitEntry.objects.bulk_create(units, batch_size=1000)
-    unit_by_code = {u.code: u for u in units}
-    observers = []
-    for unit, u in zip(units, unit_docs):
-        links.add(m.UnitEntry.variants, unit, variants_of(u))
-        links.add(m.UnitEntry.special_rules, unit, rules_of(u))
-        if u.get("observer_source"):
-            unit.observer_source = unit_by_code[u["observer_source"]]
-            observers.append(unit)
-    if observers:
-        m.UnitEntry.objects.bulk_update(observers, ["observer_source"])
+        units.append({
+            "handbook_id": book, "code": u["code"], "name": u["name"], "card_code": u.get("card_code", ""),
+            "unit_type": u.get("type", ""), "description": u.get("description", ""), "order": order,
+            "independent": u.get("independent", False), "is_observer": u.get("observer", False),
+            "observer_source_id": unit_by_code[u["observer_source"]] if u.get("observer_source") else None,
+            "game_units": u.get("game_units", 1), "is_standard": u.get("standard", False),
+            "available_from": avail.get("from"), "available_to": avail.get("to"),
+            "availability_note": avail.get("note", ""), "off_table": u.get("off_table", False),
+            "is_observation_post": u.get("observation_post", False), "quality": u.get("quality", ""),
+            "keywords": u.get("keywords", []), "is_vehicle_unit": u.get("vehicle_unit", False),
+            "has_platoon_leader": u.get("platoon_leader", False), "artillery_weight": u.get("artillery_weight", ""),
+            "transport_capacity": u.get("transport_capacity"), "morale_level": u.get("morale", ""),
+            "unit_class": u.get("unit_class", ""), "weapon_class": u.get("weapon_class", ""),
+            "armour_class": u.get("armour_class", ""), "hq_level": u.get("hq_level", ""), "extra": u.get("extra", {}),
+        })
+    _insert(m.UnitEntry, units, unit_keys)
+    for key, u in zip(unit_keys, unit_docs):
+        links.add(m.UnitEntry.variants, key, variants_of(u))
+        links.add(m.UnitEntry.special_rules, key, rules_of(u))
 
     sizes, size_docs, groups, group_docs, teams, team_docs, profiles, profile_docs = [], [], [], [], [], [], [], []
-    for unit, u in zip(units, unit_docs):
+    for key, u in zip(unit_keys, unit_docs):
         for order, s in enumerate(u["sizes"]):
-            sizes.append(m.SizeOption(unit=unit, code=s["code"], label=s["label"], teams=s.get("teams", 1),
-                                      points=s.get("points", 0), order=order, extra=s.get("extra", {})))
+            sizes.append({"unit_id": key, "code": s["code"], "label": s["label"], "teams": s.get("teams", 1),
+                          "points": s.get("points", 0), "order": order, "extra": s.get("extra", {})})
             size_docs.append(s)
         for order, g in enumerate(u.get("upgrades", [])):
-            groups.append(m.UpgradeGroup(unit=unit, code=g["code"], name=g["name"], min_choices=g.get("min", 0),
-                                         max_choices=g.get("max"), order=order))
+            groups.append({"unit_id": key, "code": g["code"], "name": g["name"], "min_choices": g.get("min", 0),
+                           "max_choices": g.get("max"), "order": order})
             group_docs.append(g)
         for order, t in enumerate(u.get("teams", [])):
-            teams.append(m.Team(unit=unit, code=t["code"], name=t["name"], team_type=t.get("type", ""),
-                                count=t.get("count", 1), is_leader=t.get("leader", False), is_small=t.get("small", False),
-                                is_transport=t.get("transport", False), man_portable=t.get("man_portable", False),
-                                towed=t.get("towed", False), order=order))
+            teams.append({"unit_id": key, "code": t["code"], "name": t["name"], "team_type": t.get("type", ""),
+                          "count": t.get("count", 1), "is_leader": t.get("leader", False),
+                          "is_small": t.get("small", False), "is_transport": t.get("transport", False),
+                          "man_portable": t.get("man_portable", False), "towed": t.get("towed", False),
+                          "order": order})
             team_docs.append(t)
         for order, pr in enumerate(u.get("profiles", [])):
-            profiles.append(m.Profile(profile_type=ptypes[pr["type"]], unit=unit, name=pr["name"],
-                                      values=pr["values"], order=order))
+            profiles.append({"profile_type_id": ptypes[pr["type"]], "unit_id": key, "team_id": None,
+                             "name": pr["name"], "values": pr["values"], "order": order})
             profile_docs.append(pr)
-    sizes = m.SizeOption.objects.bulk_create(sizes, batch_size=1000)
-    for size, s in zip(sizes, size_docs):
-        links.add(m.SizeOption.variants, size, variants_of(s))
-    groups = m.UpgradeGroup.objects.bulk_create(groups, batch_size=1000)
+    for key, s in zip(_insert(m.SizeOption, sizes), size_docs):
+        links.add(m.SizeOption.variants, key, variants_of(s))
     upgrades, upgrade_docs = [], []
-    for group, g in zip(groups, group_docs):
+    for key, g in zip(_insert(m.UpgradeGroup, groups), group_docs):
         for order, o in enumerate(g["options"]):
             avail = o.get("available") or {}
             kind = o.get("kind", "option")
-            upgrades.append(m.Upgrade(
-                group=group, code=o["code"], name=o["name"], points=o.get("points", 0),
-                cost_basis=o.get("per", "item" if kind == "item" else "unit"), kind=kind,
-                max_quantity=o.get("max_quantity", 1),
-                adds_game_units=o.get("game_units", 1 if kind == "transport" else 0),
-                available_from=avail.get("from"), available_to=avail.get("to"), order=order, extra=o.get("extra", {}),
-            ))
+            upgrades.append({
+                "group_id": key, "code": o["code"], "name": o["name"], "points": o.get("points", 0),
+                "cost_basis": o.get("per", "item" if kind == "item" else "unit"), "kind": kind,
+                "max_quantity": o.get("max_quantity", 1),
+                "adds_game_units": o.get("game_units", 1 if kind == "transport" else 0),
+                "available_from": avail.get("from"), "available_to": avail.get("to"), "order": order,
+                "extra": o.get("extra", {}),
+            })
             upgrade_docs.append(o)
-    upgrades = m.Upgrade.objects.bulk_create(upgrades, batch_size=1000)
-    for upgrade, o in zip(upgrades, upgrade_docs):
-        links.add(m.Upgrade.variants, upgrade, variants_of(o))
-        links.add(m.Upgrade.special_rules, upgrade, rules_of(o))
-    teams = m.Team.objects.bulk_create(teams, batch_size=1000)
-    for team, t in zip(teams, team_docs):
-        links.add(m.Team.special_rules, team, rules_of(t))
+    for key, o in zip(_insert(m.Upgrade, upgrades), upgrade_docs):
+        links.add(m.Upgrade.variants, key, variants_of(o))
+        links.add(m.Upgrade.special_rules, key, rules_of(o))
+    for key, t in zip(_insert(m.Team, teams), team_docs):
+        links.add(m.Team.special_rules, key, rules_of(t))
         for order, pr in enumerate(t.get("profiles", [])):
-            profiles.append(m.Profile(profile_type=ptypes[pr["type"]], team=team, name=pr["name"],
-                                      values=pr["values"], order=order))
+            profiles.append({"profile_type_id": ptypes[pr["type"]], "unit_id": None, "team_id": key,
+                             "name": pr["name"], "values": pr["values"], "order": order})
             profile_docs.append(pr)
-    profiles = m.Profile.objects.bulk_create(profiles, batch_size=1000)
-    for profile, pr in zip(profiles, profile_docs):
-        links.add(m.Profile.special_rules, profile, rules_of(pr))
+    for key, pr in zip(_insert(m.Profile, profiles), profile_docs):
+        links.add(m.Profile.special_rules, key, rules_of(pr))
 
     formation_docs = doc.get("formations", [])
-    formations = m.Formation.objects.bulk_create([
-        m.Formation(handbook=handbook, code=f["code"], name=f["name"], card_code=f.get("card_code", ""),
-                    higher_formation=f.get("higher_formation", ""), instructions=f.get("instructions", ""),
-                    order=order, is_standard=f.get("standard", False), grants_options=f.get("grants_options", 0),
-                    extra=f.get("extra", {}))
+    formation_keys = _insert(m.Formation, [
+        {"handbook_id": book, "code": f["code"], "name": f["name"], "card_code": f.get("card_code", ""),
+         "higher_formation": f.get("higher_formation", ""), "instructions": f.get("instructions", ""),
+         "order": order, "is_standard": f.get("standard", False), "grants_options": f.get("grants_options", 0),
+         "extra": f.get("extra", {})}
         for order, f in enumerate(formation_docs)
     ])
-    formation_by_code = {f.code: f for f in formations}
+    formation_by_code = {f["code"]: k for f, k in zip(formation_docs, formation_keys)}
     boxes, box_docs = [], []
 
     def queue_boxes(formation, prefix, box_list):
         for order, b in enumerate(box_list):
             lo, hi = box_limits(b)
             column = b.get("column", "")
-            boxes.append(m.Box(
-                handbook=handbook, formation=formation, code=f"{prefix}/{b['code']}", name=b["name"], column=column,
-                kind=b["kind"], part_of_formation=b.get("part_of_formation", formation is not None
-                                                          and column.lower() != "support"),
-                min_picks=lo, max_picks=hi, order=order, extra=b.get("extra", {}),
-            ))
+            boxes.append({
+                "handbook_id": book, "formation_id": formation, "code": f"{prefix}/{b['code']}", "name": b["name"],
+                "column": column, "kind": b["kind"],
+                "part_of_formation": b.get("part_of_formation", formation is not None and column.lower() != "support"),
+                "min_picks": lo, "max_picks": hi, "order": order, "extra": b.get("extra", {}),
+            })
             box_docs.append(b)
 
-    for formation, f in zip(formations, formation_docs):
-        links.add(m.Formation.variants, formation, variants_of(f))
-        links.add(m.Formation.allied_nations, formation, [nations[c] for c in f.get("allied_nations", [])])
-        queue_boxes(formation, formation.code, f["boxes"])
+    for key, f in zip(formation_keys, formation_docs):
+        links.add(m.Formation.variants, key, variants_of(f))
+        links.add(m.Formation.allied_nations, key, [nations[c].pk for c in f.get("allied_nations", [])])
+        queue_boxes(key, f["code"], f["boxes"])
     queue_boxes(None, "force", doc.get("support", []))
-    boxes = m.Box.objects.bulk_create(boxes, batch_size=1000)
     choices, choice_docs = [], []
-    for box, b in zip(boxes, box_docs):
-        links.add(m.Box.variants, box, variants_of(b))
+    for key, b in zip(_insert(m.Box, boxes), box_docs):
+        links.add(m.Box.variants, key, variants_of(b))
         for order, c in enumerate(b["choices"]):
             c = {"unit": c} if isinstance(c, str) else c
-            choices.append(m.BoxChoice(
-                box=box, unit=unit_by_code.get(c.get("unit")), formation=formation_by_code.get(c.get("formation")),
-                option_cost=c.get("option_cost", 0), max_count=c.get("max"), order=order,
-            ))
+            choices.append({"box_id": key, "unit_id": unit_by_code.get(c.get("unit")),
+                            "formation_id": formation_by_code.get(c.get("formation")),
+                            "option_cost": c.get("option_cost", 0), "max_count": c.get("max"), "order": order})
             choice_docs.append(c)
-    choices = m.BoxChoice.objects.bulk_create(choices, batch_size=1000)
-    for choice, c in zip(choices, choice_docs):
-        links.add(m.BoxChoice.variants, choice, variants_of(c))
+    for key, c in zip(_insert(m.BoxChoice, choices), choice_docs):
+        links.add(m.BoxChoice.variants, key, variants_of(c))
 
     card_docs = doc.get("cards", [])
-    cards = m.CommandCard.objects.bulk_create([
-        m.CommandCard(handbook=handbook, code=c["code"], name=c["name"], card_code=c.get("card_code", ""),
-                      scope=c["scope"], points=c.get("points", 0), cost_basis=c.get("per", "card"),
-                      max_per_force=c.get("max_per_force"), max_per_target=c.get("max_per_target", 1),
-                      changes_rating=c.get("changes_rating", False), summary=c.get("summary", ""), order=order,
-                      extra=c.get("extra", {}))
+    card_keys = _insert(m.CommandCard, [
+        {"handbook_id": book, "code": c["code"], "name": c["name"], "card_code": c.get("card_code", ""),
+         "scope": c["scope"], "points": c.get("points", 0), "cost_basis": c.get("per", "card"),
+         "max_per_force": c.get("max_per_force"), "max_per_target": c.get("max_per_target", 1),
+         "changes_rating": c.get("changes_rating", False), "summary": c.get("summary", ""), "order": order,
+         "extra": c.get("extra", {})}
         for order, c in enumerate(card_docs)
     ])
-    for card, c in zip(cards, card_docs):
+    for key, c in zip(card_keys, card_docs):
         targets = c.get("targets") or {}
-        links.add(m.CommandCard.target_units, card, [unit_by_code[x] for x in targets.get("units", [])])
-        links.add(m.CommandCard.target_formations, card, [formation_by_code[x] for x in targets.get("formations", [])])
+        links.add(m.CommandCard.target_units, key, [unit_by_code[x] for x in targets.get("units", [])])
+        links.add(m.CommandCard.target_formations, key, [formation_by_code[x] for x in targets.get("formations", [])])
 
-    m.Constraint.objects.bulk_create([
-        m.Constraint(handbook=handbook, code=c["code"], description=c["description"], scope=c.get("scope", "force"),
-                     target_kind=c["target"]["kind"], target_codes=c["target"]["codes"], min_count=c.get("min"),
-                     max_count=c.get("max"))
+    _insert(m.Constraint, [
+        {"handbook_id": book, "code": c["code"], "description": c["description"], "scope": c.get("scope", "force"),
+         "target_kind": c["target"]["kind"], "target_codes": c["target"]["codes"], "min_count": c.get("min"),
+         "max_count": c.get("max")}
         for c in doc.get("constraints", [])
     ])
     links.flush()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .allies import DEFAULT_PATH as DEFAULT_ALLIES
 from .allies import AlliesTable, AlliesTableError, read_allies_table
+from .collector import collector_paused
 from .fow import generic_system_code, is_flames_of_war, map_catalogue
 from .index import Index
 from .nations import nation_for
@@ -166,6 +167,12 @@ def map_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS, known
                 allies: AlliesTable | Path | None = None) -> MappedLibrary:
     """Read and map, without touching the database (``known``: see :func:`read_library`; ``allies``: the
     allies table or its file, default the project's ``handbooks/battlescribe/allies.yaml``)."""
+    with collector_paused():
+        return _map_library(paths, limits=limits, known=known, allies=allies)
+
+
+def _map_library(paths: list[Path], *, limits: ReadLimits, known: dict[str, str] | None,
+                 allies: AlliesTable | Path | None) -> MappedLibrary:
     out = MappedLibrary()
     started = time.perf_counter()
     system, catalogues, report = read_library(paths, limits=limits, report=out.report, known=known)
@@ -281,6 +288,12 @@ def import_library(paths: list[Path], *, dry_run: bool = False, limits: ReadLimi
     """Read, map and (unless ``dry_run``) load. Nothing is written unless every document loads. A catalogue
     whose files and mapping code (the default allies table included) are those of its current handbook is
     not mapped again; with another allies table every catalogue is."""
+    with collector_paused():
+        return _import_library(paths, dry_run=dry_run, limits=limits, allies=allies)
+
+
+def _import_library(paths: list[Path], *, dry_run: bool, limits: ReadLimits,
+                    allies: AlliesTable | Path | None) -> ImportReport:
     from .load import current_imports, current_source_hashes, load_documents  # the only part that touches the DB
 
     if not dry_run and allies is None:

@@ -11,9 +11,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 from .nodes import Catalogue, CategoryLink, InfoGroup, Node, Profile, Rule
+
+
+class cached_property:  # noqa: N801 - used like functools.cached_property
+    """functools.cached_property without its lock (Python 3.11 takes one on every first read): an import
+    makes tens of thousands of entries, each read by one thread only."""
+
+    def __init__(self, func):
+        self.func, self.name, self.__doc__ = func, func.__name__, func.__doc__
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.func(obj)  # found in the instance from now on
+        return value
 
 
 @dataclass(eq=False)
@@ -130,19 +146,19 @@ class Index:
         if cat_id not in self._visible:
             order: list[Catalogue] = []
             seen: set[str] = set()
-
-            def visit(cid: str):
+            # Depth first, in link order. A loop rather than a recursive inner function: that one would
+            # hold itself and this index in a reference cycle, kept until the garbage collector ran.
+            stack = [cat_id]
+            while stack:
+                cid = stack.pop()
                 if cid in seen:
-                    return
+                    continue
                 seen.add(cid)
                 cat = self.catalogues.get(cid) or (self.system if cid == self.system.id else None)
                 if cat is None:
-                    return
+                    continue
                 order.append(cat)
-                for link in cat.catalogue_links:
-                    visit(link.target_id)
-
-            visit(cat_id)
+                stack.extend(link.target_id for link in reversed(cat.catalogue_links))
             if self.system.id not in seen:
                 order.append(self.system)
             self._visible[cat_id] = order

@@ -14,8 +14,17 @@ IGNORED = {"comment", "description", "readme", "customNotes", "publications", "a
 MAX_DESCRIPTION = 4000  # characters of a rule's description kept
 
 
+_LOCAL: dict[str, str] = {}
+
+
 def local(tag: str) -> str:
-    return tag.rsplit("}", 1)[-1]
+    """The tag without its namespace (remembered: a library has ~150,000 elements of a few dozen tags)."""
+    name = _LOCAL.get(tag)
+    if name is None:
+        name = tag.rsplit("}", 1)[-1]
+        if len(_LOCAL) < 10_000:  # hostile files may invent any number of tags
+            _LOCAL[tag] = name
+    return name
 
 
 def _kids(el: Element, name: str) -> list[Element]:

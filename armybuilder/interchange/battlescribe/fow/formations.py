@@ -9,6 +9,26 @@ from .common import CARD_CODE_RE, HQ_RE, MAX_COUNT, clean_name, safe_code, strip
 
 class FormationMapping(MapperBase):
     # -- boxes ------------------------------------------------------------
+    def gather_choices(self, group: Entry, trail: list[str], owner: str, subgroups: list, choices: list,
+                       choice_groups: dict) -> None:
+        """The units a box group offers, through its nested groups (which become ``subgroups``); cards met
+        on the way are mapped as cards."""
+        for c in self.resolved_children(group):
+            if c.is_group:
+                if self.is_card_group(c):
+                    self.cards_from(c, "formation", ("formations", owner) if owner else None)
+                    continue
+                clo, chi = c.limits()
+                subgroups.append({"id": c.path, "name": c.name, "min": clo, "max": chi})
+                self.extras(c, "unit", owner)
+                self.gather_choices(c, trail + [c.path], owner, subgroups, choices, choice_groups)
+            elif self.is_card(c):
+                self.card(c, "formation", ("formations", owner) if owner else None)
+            else:
+                choices.append((c, c.limits()[1]))
+                if len(trail) > 1:
+                    choice_groups[id(c)] = trail
+
     def box(self, child: Entry, index: int, *, owner: str, column: str = "", root: bool = False,
             part_of_formation: bool = True) -> dict | None:
         self.used_nodes.add(child.node.id)
@@ -18,25 +38,7 @@ class FormationMapping(MapperBase):
             lo, hi = child.limits()
             choices: list[tuple[Entry, int | None]] = []
             choice_groups: dict[int, list[str]] = {}
-
-            def gather(group: Entry, trail: list[str]):
-                for c in self.resolved_children(group):
-                    if c.is_group:
-                        if self.is_card_group(c):
-                            self.cards_from(c, "formation", ("formations", owner) if owner else None)
-                            continue
-                        clo, chi = c.limits()
-                        subgroups.append({"id": c.path, "name": c.name, "min": clo, "max": chi})
-                        self.extras(c, "unit", owner)
-                        gather(c, trail + [c.path])
-                    elif self.is_card(c):
-                        self.card(c, "formation", ("formations", owner) if owner else None)
-                    else:
-                        choices.append((c, c.limits()[1]))
-                        if len(trail) > 1:
-                            choice_groups[id(c)] = trail
-
-            gather(child, [child.path])
+            self.gather_choices(child, [child.path], owner, subgroups, choices, choice_groups)
         else:
             lo, hi = self.limits(child, root=root)
             choices = [(child, None)]

@@ -1,0 +1,160 @@
+"""Insert many rows of one model with one statement, their keys reserved up front.
+
+A BattleScribe library is ~50,000 handbook rows. ``bulk_create`` spends most of an import building a model
+instance per row and compiling every value of it; here a row is a plain tuple in the table's column order,
+each column converted the way its field would convert it (``int`` for integers, ``str`` for text, the
+field's own JSON adaptation), and the whole table goes to the database as one statement (``executemany``
+of an INSERT; ``COPY`` on PostgreSQL). Keys are
+reserved before the insert (one query), so children can point at their parents without reading anything
+back. The number of queries per table is fixed whatever the number of rows.
+
+Callers must be inside a transaction: on SQLite the reservation reads the highest key under the write lock
+the transaction holds (``transaction_mode`` IMMEDIATE, and the handbook row is written first); on
+PostgreSQL the keys come from the table's own sequence, which is safe with concurrent writers.
+"""
+from __future__ import annotations
+
+import functools
+import json
+
+from django.db import connection, models
+
+
+def _text(value):
+    return value if value is None or value.__class__ is str else str(value)
+
+
+def _integer(value):
+    return value if value is None or value.__class__ is int else int(value)
+
+
+_INTEGERS = {"IntegerField", "BigIntegerField", "SmallIntegerField", "PositiveIntegerField",
+             "PositiveBigIntegerField", "PositiveSmallIntegerField", "AutoField", "BigAutoField", "SmallAutoField"}
+_TEXTS = {"CharField", "TextField", "SlugField"}
+
+
+def _converter(field: models.Field):
+    """How a value of ``field`` becomes a database parameter, as ``get_db_prep_save`` would make it."""
+    if field.is_relation:
+        return _integer if field.target_field.get_internal_type() in _INTEGERS else None
+    kind = field.get_internal_type()
+    if kind in _INTEGERS:
+        return _integer
+    if kind in _TEXTS:
+        return _text
+    if kind == "BooleanField":
+        prep = field.get_prep_value  # accepts "true", 0, ... as the model would
+        return lambda value: value if value is None or value.__class__ is bool else prep(value)
+    if kind == "JSONField":
+        # What JSONField.get_db_prep_save does with a plain value (None is SQL NULL), without its checks
+        # for expressions. PostgreSQL gets the JSON text psycopg's Jsonb would send, for COPY (insert_sql).
+        if connection.vendor == "postgresql":
+            dumps = functools.partial(json.dumps, cls=field.encoder) if field.encoder else json.dumps
+            return lambda value: None if value is None else dumps(value)
+        adapt, encoder = connection.ops.adapt_json_value, field.encoder
+        return lambda value: None if value is None else adapt(value, encoder)
+    return lambda value: field.get_db_prep_save(value, connection)
+
+
+class Table:
+    """The insertable columns of a model (or a many-to-many through model), in a fixed order."""
+
+    def __init__(self, model: type[models.Model], columns: list[str] | None = None, *, with_key: bool = True):
+        meta = model._meta
+        fields = [f for f in meta.concrete_fields if not f.primary_key]
+        if columns is not None:
+            by_name = {f.attname: f for f in fields}
+            fields = [by_name[c] for c in columns]
+        self.model, self.with_key = model, with_key
+        self.names = [f.attname for f in fields]
+        db_columns = ([meta.pk.column] if with_key else []) + [f.column for f in fields]
+        self.sql = insert_sql(meta.db_table, db_columns)
+        self.fields = fields
+        self.converters = [_converter(f) for f in fields]
+        # A column the row does not give takes the field's default (as a model instance would), converted once.
+        self.defaults = {}
+        for f, convert in zip(fields, self.converters):
+            default = f.get_default()
+            self.defaults[f.attname] = convert(default) if convert is not None else default
+
+    def row(self, values: dict) -> tuple:
+        """One row as a tuple of database parameters from ``values`` (attribute name -> value)."""
+        out = []
+        defaults = self.defaults
+        for name, convert in zip(self.names, self.converters):
+            if name in values:
+                value = values[name]
+                out.append(convert(value) if convert is not None else value)
+            else:
+                out.append(defaults[name])
+        return tuple(out)
+
+
+def reserve_keys(model: type[models.Model], count: int) -> list[int]:
+    """``count`` new primary keys for ``model``'s table, in increasing order (one query; none for 0)."""
+    if count <= 0:
+        return []
+    if not connection.in_atomic_block:
+        raise RuntimeError("keys can only be reserved inside a transaction")
+    meta = model._meta
+    table, pk = meta.db_table, meta.pk.column
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+                           [quote(table), pk, count])
+            return sorted(r[0] for r in cursor.fetchall())
+        if connection.vendor == "sqlite":
+            # AUTOINCREMENT never reuses a key, not even a deleted row's: start above the table's sequence.
+            cursor.execute(f"SELECT MAX(x) FROM (SELECT MAX({quote(pk)}) AS x FROM {quote(table)} "
+                           "UNION ALL SELECT seq FROM sqlite_sequence WHERE name = %s)", [table])
+        else:
+            cursor.execute(f"SELECT MAX({quote(pk)}) FROM {quote(table)}")
+        start = (cursor.fetchone()[0] or 0) + 1
+    return list(range(start, start + count))
+
+
+def insert_rows(table: Table, rows: list[dict], keys: list[int] | None = None) -> list[int]:
+    """Insert ``rows`` (attribute name -> value each) into ``table``; returns their new keys, in order.
+    ``keys``: keys already reserved for them (when rows must refer to each other)."""
+    if not rows:
+        return []
+    if table.with_key and keys is None:
+        keys = reserve_keys(table.model, len(rows))
+    elif table.with_key and len(keys) != len(rows):
+        raise ValueError(f"{len(rows)} rows but {len(keys)} keys")
+    make = table.row
+    params = [(key, *make(r)) for key, r in zip(keys, rows)] if table.with_key else [make(r) for r in rows]
+    _execute(table.sql, params)
+    return keys
+
+
+def insert_sql(db_table: str, columns: list[str]) -> str:
+    """The statement that writes rows of ``columns`` into ``db_table``.
+
+    PostgreSQL: ``COPY … FROM STDIN``, the whole table in one statement (``executemany`` there sends one
+    INSERT per row); the server converts and checks every value as an INSERT would (an over-long text is
+    refused, JSON text becomes jsonb). Elsewhere: an INSERT of one row, run by ``executemany`` over all."""
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(name) for name in columns)
+    if connection.vendor == "postgresql":
+        return f"COPY {quote(db_table)} ({names}) FROM STDIN"
+    return f"INSERT INTO {quote(db_table)} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"
+
+
+def _execute(sql: str, rows: list[tuple]) -> None:
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # Django's debug cursor records it as one query; its errors become Django's, as an insert's do.
+            with connection.wrap_database_errors, cursor.copy(sql) as copy:
+                for row in rows:
+                    copy.write_row(row)
+        else:
+            cursor.executemany(sql, rows)
+
+
+def insert_pairs(through: type[models.Model], owner_column: str, target_column: str, pairs: list[tuple]) -> None:
+    """Insert many-to-many links (owner key, target key) into a through table, in one statement."""
+    if not pairs:
+        return
+    _execute(insert_sql(through._meta.db_table, [owner_column, target_column]), pairs)
