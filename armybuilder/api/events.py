@@ -47,7 +47,7 @@ class SubmissionOutputSerializer(serializers.ModelSerializer):
     id = serializers.UUIDField(source="public_id", read_only=True)
     event = serializers.UUIDField(source="registration.event.public_id", read_only=True)
     player = serializers.CharField(source="registration.player.username", read_only=True)
-    name = serializers.SerializerMethodField(help_text="The list's name as submitted.")
+    name = serializers.CharField(read_only=True, help_text="The list's name as submitted.")
     status = serializers.CharField(read_only=True, help_text="submitted, approved, rejected or locked.")
 
     class Meta:
@@ -55,9 +55,6 @@ class SubmissionOutputSerializer(serializers.ModelSerializer):
         fields = ["id", "event", "player", "number", "name", "list_public_id", "list_version", "code", "points",
                   "card_points", "formations", "legal", "errors", "warnings", "status", "comment", "reopened",
                   "verdict_changed", "submitted_at", "checked_at"]
-
-    def get_name(self, obj) -> str:
-        return str(obj.document.get("name", ""))
 
 
 class SubmissionDetailOutputSerializer(SubmissionOutputSerializer):

@@ -104,12 +104,16 @@ class Submission(models.Model):
     list_public_id = models.UUIDField()
     list_version = models.PositiveIntegerField()
     document = models.JSONField(help_text="The list's JSON document (docs/list-format.md) as it was submitted.")
+    name = models.CharField(max_length=120, blank=True, help_text="The list's name in the document.")
     code = models.CharField(max_length=20, help_text="The roster's verification code of the document.")
     points = models.IntegerField(default=0)
     card_points = models.IntegerField(default=0)
     formations = models.PositiveSmallIntegerField(default=0)
     # Units as submitted, for "what changed since the previous submission": [{"key", "name", "points"}].
     units = models.JSONField(default=list, blank=True)
+    # What changed since the player's previous submission, worked out when this one came in (it never changes):
+    # {"first", "in": [units], "out": [units], "points_before", "points_after", "points_delta"}.
+    changes = models.JSONField(default=dict, blank=True)
     # The check: the system's rules and the event's pack, each issue as the engine writes it
     # (code, severity, message, pointer, rule, fix).
     errors = models.JSONField(default=list, blank=True)

@@ -12,7 +12,6 @@ from django.http import Http404
 from django.utils import timezone
 
 from .models import Event, EventOrganiser, Registration, Submission
-from .services import submission_diff
 
 
 @dataclass(frozen=True)
@@ -104,51 +103,33 @@ def event_revealed_submissions(event: Event, viewer: Viewer) -> list[Submission]
         return []
     return list(Submission.objects.filter(pk__in=Registration.objects.filter(event=event, current__isnull=False)
                                           .values("current_id"))
-                .select_related("registration__player").order_by("registration__player__username"))
+                .select_related("registration__player").defer("document").order_by("registration__player__username"))
 
 
 def player_submissions(registration: Registration) -> list[Submission]:
-    return list(registration.submissions.order_by("-number"))
+    return list(registration.submissions.defer("document").order_by("-number"))
 
 
 @dataclass
 class DashboardRow:
     registration: Registration
     current: Submission | None
-    previous: Submission | None
-    history: int
-    diff: dict | None
+
+    @property
+    def diff(self) -> dict | None:
+        return self.current.changes if self.current is not None else None
 
 
 def event_dashboard(event: Event) -> list[DashboardRow]:
-    """Every registered player with their current submission, the one before it and what changed.
+    """Every registered player with their current submission and what changed since the one before.
 
-    A fixed number of queries whatever the number of players: the registrations with their players and
-    current submissions, then every submission's number (to find each previous one), then those previous ones.
+    One query whatever the number of players: the registrations with their players and current submissions.
+    The list documents are left in the database (the dashboard shows the name, the check and the changes, which
+    each submission keeps beside its document).
     """
-    registrations = list(Registration.objects.filter(event=event).select_related("player", "current")
-                         .order_by("player__username"))
-    numbers = {}
-    for registration_id, number, pk in (Submission.objects.filter(registration__event=event)
-                                        .values_list("registration_id", "number", "pk")):
-        numbers.setdefault(registration_id, []).append((number, pk))
-    previous_ids = {}
-    for registration in registrations:
-        current = registration.current
-        if current is None:
-            continue
-        older = [(n, pk) for n, pk in numbers.get(registration.pk, []) if n < current.number]
-        if older:
-            previous_ids[registration.pk] = max(older)[1]
-    previous = ({s.pk: s for s in Submission.objects.filter(pk__in=previous_ids.values()).only("pk", "units", "points")}
-                if previous_ids else {})
-    rows = []
-    for registration in registrations:
-        current = registration.current
-        before = previous.get(previous_ids.get(registration.pk))
-        rows.append(DashboardRow(registration, current, before, len(numbers.get(registration.pk, [])),
-                                 submission_diff(before, current) if current is not None else None))
-    return rows
+    registrations = (Registration.objects.filter(event=event).select_related("player", "current")
+                     .defer("current__document", "current__units").order_by("player__username"))
+    return [DashboardRow(registration, registration.current) for registration in registrations]
 
 
 __all__ = ["DashboardRow", "Viewer", "event_dashboard", "event_get", "event_get_organised",

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from armybuilder.interchange.listjson import resolve_force, validate_list_document
@@ -262,14 +261,18 @@ def submission_create(*, registration: Registration, army_list: ArmyList, by, no
     _may_submit(registration, now)
     event = registration.event
     document, result = event_check_list(event=event, army_list=army_list)
-    number = (registration.submissions.aggregate(n=Max("number"))["n"] or 0) + 1
+    previous = registration.submissions.order_by("-number").only("number", "units", "points").first()
+    number = (previous.number if previous else 0) + 1
     late = now > event.deadline
-    submission = Submission.objects.create(
+    submission = Submission(
         registration=registration, number=number, army_list=army_list, list_public_id=army_list.public_id,
-        list_version=army_list.version, document=document, code=list_code(document), points=result.points,
+        list_version=army_list.version, document=document, name=str(document.get("name", ""))[:120],
+        code=list_code(document), points=result.points,
         card_points=result.card_points, formations=result.formations, units=result.units, errors=result.errors,
         warnings=result.warnings, legal=result.legal, checked_at=now, status="submitted", reopened=late,
         submitted_at=now)
+    submission.changes = submission_diff(previous, submission)
+    submission.save()
     registration.current = submission
     registration.status = "submitted"
     if late:

@@ -176,7 +176,7 @@ def submit(request, event_id):
             message, status = str(exc), 400
         else:
             verdict = "with no error" if submission.legal else f"with {len(submission.errors)} error(s) to fix"
-            messages.success(request, f"'{submission.document['name']}' is submitted ({verdict}).")
+            messages.success(request, f"'{submission.name}' is submitted ({verdict}).")
             return redirect("events:submission", submission_id=submission.public_id)
     if chosen is not None:
         try:

@@ -2,8 +2,8 @@
 
 Data-driven so that a new kind of object is one entry: add a builder to ``KINDS`` (it receives the world
 built so far and returns the object) and the parameters that name it to ``PARAMETERS``. Issue 13's events
-and submissions, or issue 14's jobs, are one entry each here; until then a URL that takes their ids fails
-the coverage test, which names the parameter to add.
+and submissions and issue 14's jobs are entries here; a URL that takes an id without a filler fails the
+coverage test, which names the parameter to add.
 """
 import re
 from dataclasses import dataclass, field
@@ -102,6 +102,32 @@ def _job(world):
     return roster_pdf_job_start(army_list=world.army_list, owner=world.users["owner"])
 
 
+def _event(world):
+    """An event run by its own organiser (no role of the access matrix), with the owner and the other player
+    registered. The deadline and the reveal are days away: nobody but the owner may see the owner's list."""
+    from datetime import date, timedelta
+
+    from django.utils import timezone
+
+    from armybuilder.events import services as ev
+
+    organiser = get_user_model().objects.create_user("organiser-player", password=PASSWORD)
+    now = timezone.now()
+    event = ev.event_create(user=organiser, system=world.book.system, name="Hostile Cup", date=date.today() + timedelta(days=9),
+                            deadline=now + timedelta(days=3), reveal_at=now + timedelta(days=4), points_limit=100,
+                            formation_limit=1, late_changes=True)
+    ev.event_register(event=event, player=world.users["other"])
+    return event
+
+
+def _submission(world):
+    """The owner's secret list, submitted to the event."""
+    from armybuilder.events import services as ev
+
+    registration = ev.event_register(event=world.event, player=world.users["owner"])
+    return ev.submission_create(registration=registration, army_list=world.army_list, by=world.users["owner"])
+
+
 def _password_reset(world):
     user = world.users["owner"]
     return {"uidb64": urlsafe_base64_encode(force_bytes(user.pk)), "token": default_token_generator.make_token(user)}
@@ -115,6 +141,8 @@ KINDS = {
     "matchup": _matchup,
     "api_token": _api_token,
     "job": _job,
+    "event": _event,
+    "submission": _submission,
     "password_reset": _password_reset,
 }
 
@@ -162,6 +190,9 @@ PARAMETERS = [
     (r"^api/v1/lists/", "card", lambda w: 0),
     (r"^schemas/", "name", lambda w: ["list.schema.json", "handbook.schema.json"]),
     (r"jobs/", "job_id", lambda w: w.job.pk),
+    (r"events/", "event_id", lambda w: w.event.public_id),
+    (r"events/", "submission_id", lambda w: w.submission.public_id),
+    (r"events/", "registration_id", lambda w: w.submission.registration_id),
     (r"^accounts/reset/", "uidb64", lambda w: w.password_reset["uidb64"]),
     (r"^accounts/reset/", "token", lambda w: w.password_reset["token"]),
 ]
