@@ -68,6 +68,17 @@ def event_get_organised(*, public_id, user) -> Event:
     return event
 
 
+def pack_names(event: Event) -> dict:
+    """The names of the books and nations the rules pack names by code."""
+    from handbooks.models import Handbook, Nation
+
+    books = dict(Handbook.objects.filter(system_id=event.system_id, code__in=event.allowed_books, is_current=True)
+                 .values_list("code", "name")) if event.allowed_books else {}
+    nations = dict(Nation.objects.filter(system_id=event.system_id, code__in=event.allowed_nations)
+                   .values_list("code", "name")) if event.allowed_nations else {}
+    return {"books": books, "nations": nations}
+
+
 def event_organisers(event: Event) -> list:
     return list(EventOrganiser.objects.filter(event=event).select_related("user"))
 
@@ -133,5 +144,5 @@ def event_dashboard(event: Event) -> list[DashboardRow]:
 
 
 __all__ = ["DashboardRow", "Viewer", "event_dashboard", "event_get", "event_get_organised",
-           "event_organisers", "event_player_names", "event_revealed_submissions", "event_viewer", "events_listed",
+           "event_organisers", "pack_names", "event_player_names", "event_revealed_submissions", "event_viewer", "events_listed",
            "player_submissions", "registration_get_organised", "submission_get_visible"]

@@ -29,6 +29,9 @@ EDITABLE = ("name", "date", "place", "allowed_books", "allowed_nations", "allowe
 CODE_LIST_FIELDS = ("allowed_books", "allowed_nations", "allowed_periods", "allowed_points_sets")
 MAX_CODES = 50
 MAX_COMMENT = 2000
+# Where the pack's issues point, in words (the places inside a list are named by pointer_labels).
+PACK_PLACES = {"/formations": "The force's formations", "/points_limit": "The force's points",
+               "/handbook": "The force's book"}
 
 
 class EventError(Exception):
@@ -202,7 +205,7 @@ def check_document(document: dict, pack: PackSettings) -> CheckResult:
     if force is None or problems:
         return _unreadable(problems)
     report = check_with_pack(force, pack, check)
-    labels = pointer_labels(force)
+    labels = {**PACK_PLACES, **pointer_labels(force)}
     issues = []
     for issue in report.issues:
         data = issue.as_dict()

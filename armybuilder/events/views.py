@@ -29,25 +29,30 @@ def _problem(form) -> str:
     return "; ".join(parts) or "That request was not understood."
 
 
+WHEN = "%-d %b %Y %H:%M UTC"
+
+
 def _pack_rows(event) -> list[tuple[str, str]]:
     """The rules pack in words, for the event page and the dashboard."""
+    names = selectors.pack_names(event)
     rows = [("System", event.system.name)]
     if event.points_limit is not None:
         rows.append(("Points", f"{event.points_limit} points" + (
             f" plus up to {event.card_points} points of command cards" if event.card_points else "")))
     if event.formation_limit is not None:
         rows.append(("Formations", f"at most {event.formation_limit}"))
-    rows.append(("Books", ", ".join(event.allowed_books) or "any book of the system"))
+    rows.append(("Books", ", ".join(names["books"].get(c, c) for c in event.allowed_books)
+                  or "any book of the system"))
     if event.allowed_nations:
-        rows.append(("Nations", ", ".join(event.allowed_nations)))
+        rows.append(("Nations", ", ".join(names["nations"].get(c, c) for c in event.allowed_nations)))
     if event.allowed_periods:
         rows.append(("Periods", ", ".join(event.allowed_periods)))
     if event.allowed_points_sets:
         rows.append(("Points sets", ", ".join(event.allowed_points_sets)))
     if event.current_revision_only:
         rows.append(("Revisions", "the current revision of each book"))
-    rows.append(("List deadline", f"{event.deadline:%Y-%m-%d %H:%M} UTC"))
-    rows.append(("Lists revealed", f"{event.reveal_at:%Y-%m-%d %H:%M} UTC"))
+    rows.append(("List deadline", event.deadline.strftime(WHEN)))
+    rows.append(("Lists revealed", event.reveal_at.strftime(WHEN)))
     rows.append(("Late changes", "organisers may reopen a submission" if event.late_changes else "none"))
     rows.append(("Lists after the reveal", "public" if event.public else "registered players only"))
     return rows
@@ -124,10 +129,12 @@ def organiser_add(request, event_id):
 def event_page(request, event_id):
     event = selectors.event_get(public_id=event_id)
     viewer = selectors.event_viewer(event, request.user)
+    players = selectors.event_player_names(event)
+    revealed = selectors.event_revealed_submissions(event, viewer)
     return render(request, "events/event.html", {
-        "event": event, "viewer": viewer, "pack": _pack_rows(event),
-        "players": selectors.event_player_names(event), "organisers": selectors.event_organisers(event),
-        "revealed": selectors.event_revealed_submissions(event, viewer),
+        "event": event, "viewer": viewer, "pack": _pack_rows(event), "players": players, "organisers": selectors.event_organisers(event),
+        "revealed": revealed, "without_list": [n for n in players if n not in {s.registration.player.username
+                                                                                  for s in revealed}],
         "mine": viewer.registration.current if viewer.registration else None})
 
 
@@ -244,7 +251,8 @@ def _dashboard(request, event, *, rechecked=None, status=200):
     rows = selectors.event_dashboard(event)
     counts = {"players": len(rows), "submitted": sum(1 for r in rows if r.current is not None),
               "legal": sum(1 for r in rows if r.current is not None and r.current.legal),
-              "approved": sum(1 for r in rows if r.registration.status in ("approved", "locked"))}
+              "approved": sum(1 for r in rows if r.current is not None and r.current.status in ("approved", "locked")
+                              and r.registration.status != "rejected")}
     return render(request, "events/dashboard.html", {
         "event": event, "rows": rows, "counts": counts, "pack": _pack_rows(event), "rechecked": rechecked,
         "changed": [r for r in rechecked or [] if r.changed]}, status=status)

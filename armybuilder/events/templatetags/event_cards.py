@@ -11,6 +11,7 @@ from html import escape as e
 from django import template
 from django.middleware.csrf import get_token
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 register = template.Library()
@@ -85,7 +86,7 @@ class _Urls:
         return self.reopen.replace("999999999", str(int(registration.pk)))
 
 
-def _card(row, event, csrf: str, urls: _Urls) -> str:
+def _card(row, event, csrf: str, urls: _Urls, closed: bool) -> str:
     registration, s = row.registration, row.current
     player = e(registration.player.get_username())
     out = [f'<div class="player-card-head"><h2 class="player-name">{player}</h2>{status_badge(registration.status)}</div>']
@@ -124,10 +125,11 @@ def _card(row, event, csrf: str, urls: _Urls) -> str:
         out.append('<p class="empty">No list submitted yet.</p>')
     if registration.reopened:
         out.append('<p class="meta">Reopened: may submit once after the deadline.</p>')
-    elif event.late_changes:
+    elif event.late_changes and (closed or registration.status == "locked"):
+        label = "Unlock for a late change" if registration.status == "locked" else "Reopen for a late submission"
         out.append(f'<form method="post" action="{urls.reopen_of(registration)}" class="inline-form">'
                    f'<input type="hidden" name="csrfmiddlewaretoken" value="{csrf}">'
-                   '<button type="submit" class="link-button">Reopen for a late submission</button></form>')
+                   f'<button type="submit" class="link-button">{label}</button></form>')
     return (f'<li class="player-card player-card--{e(registration.status)}" id="player-{int(registration.pk)}">'
             f'{"".join(out)}</li>')
 
@@ -136,4 +138,5 @@ def _card(row, event, csrf: str, urls: _Urls) -> str:
 def player_cards(context, rows, event):
     csrf = e(get_token(context["request"]))
     urls = _Urls(event)
-    return mark_safe(f'<ol class="player-cards">{"".join(_card(row, event, csrf, urls) for row in rows)}</ol>')
+    closed = timezone.now() > event.deadline
+    return mark_safe(f'<ol class="player-cards">{"".join(_card(row, event, csrf, urls, closed) for row in rows)}</ol>')
