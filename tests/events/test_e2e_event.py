@@ -61,7 +61,7 @@ def test_an_event_from_creation_to_reveal(live_books, browser, tmp_path):
     base = live_books.url
     shots = Path(os.environ.get("EVENT_SCREENSHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
-    organiser = make_user("marshal")
+    make_user("marshal")  # the organiser
     players = {name: make_user(name) for name in ("anna", "bert", "carl", "dora")}
     afrika = Handbook.objects.get(code="sample-afrika-korps", is_current=True)
     lists = {"anna": panzer_company(players["anna"], afrika, name="Anna's Panzers"),

@@ -142,3 +142,18 @@ def test_players_cannot_reach_the_dashboard_or_review(event, afrika):
     assert response.status_code == 404
     submission.refresh_from_db()
     assert submission.status == "submitted"
+
+
+def test_dashboard_escapes_what_players_type(event, afrika):
+    player = make_user("<b>evil</b>")
+    client = login(player)
+    client.post(reverse("events:register", args=[event.public_id]))
+    army = panzer_company(player, afrika, name='<script>alert("x")</script>')
+    client.post(reverse("events:submit", args=[event.public_id]), {"army_list": army.public_id})
+    organiser = login(event.created_by)
+    submission = Submission.objects.get()
+    organiser.post(reverse("events:review", args=[event.public_id, submission.public_id]),
+                   {"decision": "reject", "comment": "<img src=x onerror=alert(1)>"})
+    text = organiser.get(reverse("events:dashboard", args=[event.public_id])).content.decode()
+    assert "<script>alert" not in text and "<img src=x" not in text and "<b>evil</b>" not in text
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in text and "&lt;b&gt;evil&lt;/b&gt;" in text

@@ -162,3 +162,37 @@ def test_event_times_and_registration_rules(event, organiser):
     with pytest.raises(ev.EventPermissionError):
         ev.event_add_organiser(event=event, by=make_user("x"), username="rommel")
     assert timezone.now() < event.deadline
+
+
+@pytest.mark.parametrize("system, book, other_book", [
+    ("fow4", "sample-afrika-korps", "sample-desert-rats"), ("oww2", "sample-oww2-germany", "sample-oww2-usa"),
+    ("hof", "sample-hof-germany", "sample-hof-usa"), ("waf", None, None)])
+def test_the_event_works_for_every_system(sample_data, system, book, other_book):
+    """The same event, submission and pack check for each of the four systems: each book's first formation,
+    twice, against a one-formation limit and a pack that allows only another book."""
+    from datetime import date
+
+    from handbooks.models import Formation, GameSystem, Handbook
+
+    game = GameSystem.objects.get(code=system)
+    books = list(Handbook.objects.filter(system=game, is_current=True).order_by("code"))
+    chosen = next(b for b in books if b.code == book) if book else books[0]
+    other = next(b for b in books if b.code == other_book) if other_book else books[1]
+    organiser, player = make_user("org"), make_user("player")
+    now = timezone.now()
+    event = ev.event_create(user=organiser, system=game, name=f"{game.name} cup", date=date.today(),
+                            deadline=now + timedelta(days=1), reveal_at=now + timedelta(days=2), formation_limit=1,
+                            allowed_books=[other.code])
+    army = s.army_list_create(owner=player, handbook=chosen, name="Two of the first")
+    formation = Formation.objects.filter(handbook=chosen).order_by("pk").first()
+    for _ in range(2):
+        s.army_list_add_formation(army_list=army, formation_code=formation.code)
+    army.refresh_from_db()
+    submission = ev.submission_create(registration=ev.event_register(event=event, player=player), army_list=army,
+                                      by=player)
+    codes = [e["code"] for e in submission.errors]
+    assert "event.formations.too_many" in codes and "event.book.not_allowed" in codes
+    assert submission.formations == 2 and submission.code == list_code(submission.document)
+    system_codes = [c for c in codes if not c.startswith("event.")]
+    assert system_codes  # the system's own rules ran too (two bare formations are not legal in any system)
+    assert all(set(e) >= {"code", "severity", "message", "pointer", "rule", "fix"} for e in submission.errors)
