@@ -157,3 +157,26 @@ def test_dashboard_escapes_what_players_type(event, afrika):
     text = organiser.get(reverse("events:dashboard", args=[event.public_id])).content.decode()
     assert "<script>alert" not in text and "<img src=x" not in text and "<b>evil</b>" not in text
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in text and "&lt;b&gt;evil&lt;/b&gt;" in text
+
+
+def test_organiser_edits_the_pack_and_adds_a_co_organiser(event, afrika):
+    organiser = login(event.created_by)
+    make_user("second")
+    url = reverse("events:edit", args=[event.public_id])
+    form = organiser.get(url)
+    assert form.status_code == 200 and 'value="Desert Cup"' in form.content.decode()
+    data = _form(system=event.system_id, name="Desert Cup II", points_limit="75", formation_limit="2")
+    response = organiser.post(url, data)
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert (event.name, event.points_limit, event.formation_limit) == ("Desert Cup II", 75, 2)
+    response = organiser.post(reverse("events:organiser-add", args=[event.public_id]), {"username": "second"})
+    assert response.status_code == 302 and event.organisers.filter(user__username="second").exists()
+    page = organiser.post(reverse("events:organiser-add", args=[event.public_id]), {"username": "nobody"},
+                          follow=True).content.decode()
+    assert "There is no account &#x27;nobody&#x27;." in page or "There is no account 'nobody'." in page
+    second = login(event.organisers.get(user__username="second").user)
+    assert second.get(reverse("events:dashboard", args=[event.public_id])).status_code == 200
+    other = event.system.__class__.objects.create(code="other-game", name="Another game")
+    other_system = organiser.post(url, _form(system=other.pk))
+    assert other_system.status_code == 400 and "cannot change" in other_system.content.decode()

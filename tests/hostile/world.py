@@ -103,29 +103,25 @@ def _job(world):
 
 
 def _event(world):
-    """An event run by its own organiser (no role of the access matrix), with the owner and the other player
-    registered. The deadline and the reveal are days away: nobody but the owner may see the owner's list."""
+    """Issue 13: an event the owner organises, where the owner submitted the secret list (approved) and the other
+    player is registered, before the reveal, so the matrix sees whether the event's pages or its submission's
+    files leak the list. (The same shape as the pack branch's, which also builds the event's printed pack.)"""
     from datetime import date, timedelta
 
     from django.utils import timezone
 
     from armybuilder.events import services as ev
+    from handbooks.models import GameSystem
 
-    organiser = get_user_model().objects.create_user("organiser-player", password=PASSWORD)
-    now = timezone.now()
-    event = ev.event_create(user=organiser, system=world.book.system, name="Hostile Cup", date=date.today() + timedelta(days=9),
-                            deadline=now + timedelta(days=3), reveal_at=now + timedelta(days=4), points_limit=100,
-                            formation_limit=1, late_changes=True)
+    owner, now = world.users["owner"], timezone.now()
+    event = ev.event_create(user=owner, system=GameSystem.objects.get(code="fow4"), name="Hostile Cup",
+                            date=date.today() + timedelta(days=10), deadline=now + timedelta(days=3),
+                            reveal_at=now + timedelta(days=5))
+    registration = ev.event_register(event=event, player=owner)
+    submission = ev.submission_create(registration=registration, army_list=world.army_list, by=owner)
+    ev.submission_review(submission=submission, by=owner, approve=True)
     ev.event_register(event=event, player=world.users["other"])
-    return event
-
-
-def _submission(world):
-    """The owner's secret list, submitted to the event."""
-    from armybuilder.events import services as ev
-
-    registration = ev.event_register(event=world.event, player=world.users["owner"])
-    return ev.submission_create(registration=registration, army_list=world.army_list, by=world.users["owner"])
+    return {"event": event, "registration": registration, "submission": submission}
 
 
 def _password_reset(world):
@@ -141,9 +137,8 @@ KINDS = {
     "matchup": _matchup,
     "api_token": _api_token,
     "job": _job,
-    "event": _event,
-    "submission": _submission,
     "password_reset": _password_reset,
+    "event": _event,
 }
 
 
@@ -190,9 +185,9 @@ PARAMETERS = [
     (r"^api/v1/lists/", "card", lambda w: 0),
     (r"^schemas/", "name", lambda w: ["list.schema.json", "handbook.schema.json"]),
     (r"jobs/", "job_id", lambda w: w.job.pk),
-    (r"events/", "event_id", lambda w: w.event.public_id),
-    (r"events/", "submission_id", lambda w: w.submission.public_id),
-    (r"events/", "registration_id", lambda w: w.submission.registration_id),
+    (r"events/", "event_id", lambda w: w.event["event"].public_id),
+    (r"events/", "submission_id", lambda w: w.event["submission"].public_id),
+    (r"events/", "registration_id", lambda w: w.event["registration"].pk),
     (r"^accounts/reset/", "uidb64", lambda w: w.password_reset["uidb64"]),
     (r"^accounts/reset/", "token", lambda w: w.password_reset["token"]),
 ]
