@@ -40,7 +40,7 @@ class EventOutputSerializer(serializers.ModelSerializer):
                   "created_at", "updated_at"]
 
     def get_organisers(self, obj) -> list[str]:
-        return [o.user.get_username() for o in obj.organisers.select_related("user")]
+        return [o.user.get_username() for o in obj.organisers.all()]  # prefetched with their users
 
 
 class SubmissionOutputSerializer(serializers.ModelSerializer):
@@ -167,6 +167,7 @@ class EventApi(APIView):
 
 
 def event_response(event: Event, status_code=200) -> Response:
+    event = Event.objects.select_related("system").prefetch_related("organisers__user").get(pk=event.pk)
     return Response(EventOutputSerializer(event).data, status=status_code)
 
 
@@ -247,8 +248,9 @@ class RegistrationApi(EventApi):
     def get(self, request, event_id):
         event = self.event()
         viewer = selectors.event_viewer(event, request.user)
-        registrations = (Registration.objects.filter(event=event).select_related("player", "current__registration__event")
-                         .order_by("player__username"))
+        registrations = (Registration.objects.filter(event=event)
+                         .select_related("player", "current__registration__event", "current__registration__player")
+                         .defer("current__document").order_by("player__username"))
         return Response([_registration_data(r, viewer) for r in registrations])
 
     @extend_schema(summary="Register yourself", request=None,

@@ -102,3 +102,25 @@ def test_the_schema_documents_the_events_api(db):
     assert {"/api/v1/events/", "/api/v1/events/{event_id}/", "/api/v1/events/{event_id}/submissions",
             "/api/v1/events/submissions/{submission_id}/review", "/api/v1/events/{event_id}/lock",
             "/api/v1/events/{event_id}/recheck", "/api/v1/events/submissions/{submission_id}/roster.pdf"} <= set(paths)
+
+
+def test_api_lists_cost_the_same_queries_for_few_and_many(event, afrika):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from armybuilder.events import services as ev
+    from tests.events.populate import populate_event
+
+    template = panzer_company(event.created_by, afrika, name="Template")
+    org = api(event.created_by)
+    counts = []
+    for more in (2, 6):
+        populate_event(event, template, more, prefix=f"p{more}")
+        for url in (f"/api/v1/events/{event.public_id}/registrations", f"/api/v1/events/{event.public_id}/submissions",
+                    "/api/v1/events/"):
+            with CaptureQueriesContext(connection) as captured:
+                assert org.get(url).status_code == 200
+            counts.append(len(captured))
+        ev.event_create(user=event.created_by, system=event.system, name=f"Another {more}", date=event.date,
+                        deadline=event.deadline, reveal_at=event.reveal_at)
+    assert counts[:3] == counts[3:], counts
