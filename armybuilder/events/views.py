@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from armybuilder.downloads import attachment
 from armybuilder.lists.selectors import army_lists_visible_to
 from armybuilder.pdf.forms import RosterOptionsForm
+from handbooks.models import Handbook
 
 from . import selectors, services
 from .exports import submission_filename, submission_json, submission_pdf, submission_ros
@@ -201,8 +202,11 @@ def submission_page(request, submission_id):
     submission = selectors.submission_get_visible(public_id=submission_id, user=request.user)
     event = submission.registration.event
     viewer = selectors.event_viewer(event, request.user)
+    book = submission.document.get("handbook") or {}
     return render(request, "events/submission.html", {
         "submission": submission, "event": event, "viewer": viewer,
+        "has_ros": Handbook.objects.filter(system=event.system, code=book.get("code"), revision=book.get("revision"),
+                                           source="battlescribe").exists(),
         "is_mine": viewer.registration is not None and viewer.registration.pk == submission.registration_id})
 
 

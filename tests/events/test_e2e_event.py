@@ -192,6 +192,7 @@ def test_an_event_from_creation_to_reveal(live_books, browser, tmp_path):
     players_panel.get_by_role("link", name="carl: Carl's Desert Tanks").click()
     expect(dora.locator("h1")).to_have_text("Carl's Desert Tanks")
     expect(dora.locator(".event-units")).to_contain_text("Panzer III Tank Platoon")
+    dora.screenshot(path=str(shots / "submission-1280.png"), full_page=True)
     dora.goto(f"{base}/events/{event.public_id}/")
     assert axe_violations(dora) == []
     dora.screenshot(path=str(shots / "event-1280.png"), full_page=True)
