@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "armybuilder.pdf",
     "armybuilder.jobs",
     "armybuilder.housekeeping",
+    "armybuilder.events",
 ]
 
 MIDDLEWARE = [

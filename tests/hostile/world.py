@@ -2,8 +2,8 @@
 
 Data-driven so that a new kind of object is one entry: add a builder to ``KINDS`` (it receives the world
 built so far and returns the object) and the parameters that name it to ``PARAMETERS``. Issue 13's events
-and submissions, or issue 14's jobs, are one entry each here; until then a URL that takes their ids fails
-the coverage test, which names the parameter to add.
+and submissions and issue 14's jobs are entries here; a URL that takes an id without a filler fails the
+coverage test, which names the parameter to add.
 """
 import re
 from dataclasses import dataclass, field
@@ -102,6 +102,28 @@ def _job(world):
     return roster_pdf_job_start(army_list=world.army_list, owner=world.users["owner"])
 
 
+def _event(world):
+    """Issue 13: an event the owner organises, where the owner submitted the secret list (approved) and the other
+    player is registered, before the reveal, so the matrix sees whether the event's pages or its submission's
+    files leak the list. (The same shape as the pack branch's, which also builds the event's printed pack.)"""
+    from datetime import date, timedelta
+
+    from django.utils import timezone
+
+    from armybuilder.events import services as ev
+    from handbooks.models import GameSystem
+
+    owner, now = world.users["owner"], timezone.now()
+    event = ev.event_create(user=owner, system=GameSystem.objects.get(code="fow4"), name="Hostile Cup",
+                            date=date.today() + timedelta(days=10), deadline=now + timedelta(days=3),
+                            reveal_at=now + timedelta(days=5))
+    registration = ev.event_register(event=event, player=owner)
+    submission = ev.submission_create(registration=registration, army_list=world.army_list, by=owner)
+    ev.submission_review(submission=submission, by=owner, approve=True)
+    ev.event_register(event=event, player=world.users["other"])
+    return {"event": event, "registration": registration, "submission": submission}
+
+
 def _password_reset(world):
     user = world.users["owner"]
     return {"uidb64": urlsafe_base64_encode(force_bytes(user.pk)), "token": default_token_generator.make_token(user)}
@@ -116,6 +138,7 @@ KINDS = {
     "api_token": _api_token,
     "job": _job,
     "password_reset": _password_reset,
+    "event": _event,
 }
 
 
@@ -162,6 +185,9 @@ PARAMETERS = [
     (r"^api/v1/lists/", "card", lambda w: 0),
     (r"^schemas/", "name", lambda w: ["list.schema.json", "handbook.schema.json"]),
     (r"jobs/", "job_id", lambda w: w.job.pk),
+    (r"events/", "event_id", lambda w: w.event["event"].public_id),
+    (r"events/", "submission_id", lambda w: w.event["submission"].public_id),
+    (r"events/", "registration_id", lambda w: w.event["registration"].pk),
     (r"^accounts/reset/", "uidb64", lambda w: w.password_reset["uidb64"]),
     (r"^accounts/reset/", "token", lambda w: w.password_reset["token"]),
 ]
