@@ -330,12 +330,13 @@ def registration_reopen(*, registration: Registration, by) -> Registration:
 
 @transaction.atomic
 def event_lock_all(*, event: Event, by, now=None) -> int:
-    """Lock every player's current submission (and registrations without one: nothing more can come in).
+    """Lock every player's approved submission and close every registration: nothing more can come in.
+    A rejected or unreviewed list keeps its status, so it is never printed in the pack as if approved.
     Returns how many submissions were locked."""
     _require_organiser(event, by)
     now = now or timezone.now()
     current = Registration.objects.filter(event=event, current__isnull=False).values_list("current_id", flat=True)
-    locked = Submission.objects.filter(pk__in=list(current)).exclude(status="locked").update(status="locked")
+    locked = Submission.objects.filter(pk__in=list(current), status="approved").update(status="locked")
     Registration.objects.filter(event=event).update(status="locked", reopened=False)
     _touch(event, now)
     return locked

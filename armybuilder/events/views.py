@@ -310,7 +310,8 @@ def reopen(request, event_id, registration_id):
 def lock_all(request, event_id):
     event = selectors.event_get_organised(public_id=event_id, user=request.user)
     locked = services.event_lock_all(event=event, by=request.user)
-    messages.success(request, f"{locked} list{'s' if locked != 1 else ''} locked. Players can no longer submit.")
+    messages.success(request, f"{locked} approved list{'s' if locked != 1 else ''} locked. Players can no longer submit; "
+                     "lists not approved keep their status.")
     return redirect("events:dashboard", event_id=event.public_id)
 
 

@@ -129,6 +129,25 @@ def test_reject_approve_lock_and_history_diff(event, afrika):
         ev.submission_create(registration=registration, army_list=army, by=player)
 
 
+def test_lock_all_locks_only_approved_lists_and_a_rejected_one_stays_rejected(event, afrika):
+    players = [make_user(n) for n in ("carl", "dora", "emil")]
+    subs = []
+    for player in players:
+        army = panzer_company(player, afrika)
+        subs.append(ev.submission_create(registration=ev.event_register(event=event, player=player), army_list=army,
+                                         by=player))
+    ev.submission_review(submission=subs[0], by=event.created_by, approve=True)
+    ev.submission_review(submission=subs[1], by=event.created_by, approve=False, comment="Too many formations.")
+    assert ev.event_lock_all(event=event, by=event.created_by) == 1
+    for sub in subs:
+        sub.refresh_from_db()
+    assert [sub.status for sub in subs] == ["locked", "rejected", "submitted"]
+    assert subs[1].comment == "Too many formations."
+    with pytest.raises(ev.EventError, match="locked"):  # the registrations are closed all the same
+        ev.submission_create(registration=subs[2].registration, army_list=panzer_company(players[2], afrika),
+                             by=players[2])
+
+
 def test_recheck_shows_which_lists_changed_verdict(event, afrika):
     players = [make_user(n) for n in ("anna", "bert")]
     small = panzer_company(players[0], afrika)
