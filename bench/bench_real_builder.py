@@ -7,6 +7,7 @@ Run: .venv/bin/python bench/bench_real_builder.py   (skips with a message when t
 """
 import json
 import os
+import re
 import statistics
 import sys
 import time
@@ -18,6 +19,7 @@ LIBRARY = ROOT.parent / "shared" / "data" / "bsdata-flamesofwar"
 BUDGET_ACTION_MS, BUDGET_BYTES, BUDGET_PAGE_MS = 15, 40 * 1024, 30
 
 os.environ.setdefault("DEBUG", "false")
+os.environ.setdefault("SECURE_SSL_REDIRECT", "false")  # the test client speaks plain HTTP
 os.environ.setdefault("SECRET_KEY", "benchmark-only-secret-key-not-for-production")
 urlpatterns = []
 
@@ -29,19 +31,23 @@ def baseline(request):
 
 
 def timed(fn, undo=None, repeat=REPEAT, warmup=3):
-    samples, size = [], 0
+    """Median wall time, median CPU time of this thread (what the machine's other load does not inflate) and
+    the response's size."""
+    samples, cpu, size = [], [], 0
     for index in range(warmup + repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         response = fn()
-        elapsed = time.perf_counter() - start
+        elapsed = getattr(response, "elapsed", None) or time.perf_counter() - start  # post(): the action alone
+        used = getattr(response, "cpu", None) or time.thread_time() - start_cpu
         if response.status_code != 200 or b"alert--error" in response.content:
             raise SystemExit(f"benchmark request failed: {response.status_code} {response.content[:300]!r}")
         size = len(response.content)
         if index >= warmup:
             samples.append(elapsed)
+            cpu.append(used)
         if undo:
             undo()
-    return statistics.median(samples), size
+    return statistics.median(samples), statistics.median(cpu), size
 
 
 def largest_book():
@@ -98,7 +104,7 @@ def run(database):
     from armybuilder.lists.models import ArmyList, ListCard, ListUnit
     from armybuilder.lists.selectors import army_list_force
     from armybuilder.rules import check
-    from armybuilder.web.builder import builder_view
+    from armybuilder.web.builder import anchor_for_pointer, builder_view
 
     call_command("load_handbooks", str(ROOT / "handbooks" / "data" / "systems"), verbosity=0)
     assert import_library([LIBRARY]).written
@@ -113,17 +119,44 @@ def run(database):
         client.force_login(user)
         url = reverse("web:builder", args=[army.public_id])
 
-        def post(name, **data):
-            data["version"] = ArmyList.objects.values_list("version", flat=True).get(pk=army.pk)
-            return client.post(reverse("web:action", args=[army.public_id, name]), data, HTTP_HX_REQUEST="true")
+        def page_state(section: str = "") -> dict:
+            """What the browser sends with an action (static/web/builder.js): the Command Cards digest and the
+            digests of the boxes in the section acted in, read from the page as it is now (not timed)."""
+            html = client.get(url).content.decode()
+            headers = {"HTTP_X_CARDS_DIGEST": re.search(r'id="cards"[^>]*data-digest="([0-9a-f]+)"', html)[1]}
+            if section:
+                seen = re.findall(rf'id="({section})"[^>]*data-digest="([0-9a-f]+)"', html)
+                seen += re.findall(rf'class="box[^"]*" id="({section}-box-[^"]+)"[^>]*data-digest="([0-9a-f]+)"', html)
+                headers["HTTP_X_BUILDER_BOXES"] = " ".join(f"{a}={d}" for a, d in seen)
+            return headers
 
-        picked = [u for f in view.formations for c in f.columns for b in c.boxes for u in b.units]
-        unit, group = next(((u, g) for u in picked for g in u.choices
+        def post(name, section="", **data):
+            headers = page_state(section)
+            data["version"] = ArmyList.objects.values_list("version", flat=True).get(pk=army.pk)
+            start, start_cpu = time.perf_counter(), time.thread_time()
+            response = client.post(reverse("web:action", args=[army.public_id, name]), data, HTTP_HX_REQUEST="true",
+                                   **headers)
+            response.elapsed, response.cpu = time.perf_counter() - start, time.thread_time() - start_cpu
+            return response
+
+        def walk(groups):
+            for group in groups:
+                yield group
+                for option in group.options:
+                    yield from walk(option.children)
+
+        boxes = [b for f in view.formations for c in f.columns for b in c.boxes] + list(view.support_boxes)
+        picked = [u for b in boxes for u in b.units]
+        unit, group = next(((u, g) for u in picked for g in walk(u.choices or [])
                             if g.pick_one and len([o for o in g.options if not o.hidden]) >= 2), (picked[0], None))
         grey = next((b for f in view.formations for c in f.columns for b in c.boxes
                      if b.kind == "grey" and b.is_open and b.unit_choices), None)
+        support = next((b for b in view.support_boxes if b.is_open and b.unit_choices and not b.units), None)
         card = next((o for g in view.card_groups for o in g.offers if o.available and (o.targets or o.scope == "force")),
                     None)
+
+        def section_of(pointer: str) -> str:
+            return "support" if pointer.startswith("/support") else anchor_for_pointer(pointer).split("-")[0]
 
         def drop_last_unit():
             s.army_list_remove_unit(army_list=army, list_unit=ListUnit.objects.filter(army_list=army).order_by("pk").last())
@@ -131,31 +164,55 @@ def run(database):
         def drop_last_card():
             s.army_list_remove_card(army_list=army, list_card=ListCard.objects.filter(army_list=army).last())
 
+        def pick_fields(box):
+            choice = box.unit_choices[0]
+            return {"alternative": choice.pick_value} if choice.alternative else {"unit": choice.code}
+
         results = {"baseline (trivial view)": timed(lambda: client.get("/bench-baseline/")),
                    "render builder (GET)": timed(lambda: client.get(url))}
         if grey is not None:
-            choice = grey.unit_choices[0]
-            fields = {"alternative": choice.pick_value} if choice.alternative else {"unit": choice.code}
-            results["pick unit"] = timed(lambda: post("pick", formation="/formations/0", box=grey.code, **fields),
-                                         undo=drop_last_unit)
+            results["pick unit"] = timed(lambda: post("pick", "f0", formation="/formations/0", box=grey.code,
+                                                      **pick_fields(grey)), undo=drop_last_unit)
+        if support is not None:
+            results["pick support unit"] = timed(lambda: post("pick", "support", box=support.code,
+                                                              **pick_fields(support)), undo=drop_last_unit)
+
+            def remove_support():
+                fields = pick_fields(support)
+                s.army_list_pick_unit(army_list=army, box_code=support.code, unit_code=fields.get("unit"),
+                                      alternative=fields.get("alternative"))
+                pointer = f"/support/{ListUnit.objects.filter(army_list=army, list_formation=None).count() - 1}"
+                return post("remove-unit", "support", unit=pointer)
+
+            results["remove unit"] = timed(remove_support)
         if group is not None:
             first, second = [o for o in group.options if not o.hidden][:2]
             flips = iter([second, first] * (REPEAT + 10))
 
             def choose():
                 option = next(flips)
-                return post("select", holder=unit.pointer, at=option.at, entry=option.entry, number=1)
+                return post("select", section_of(unit.pointer), holder=unit.pointer, at=option.at,
+                            entry=option.entry, number=1)
 
             results["choose one (radio)"] = timed(choose)
         if card is not None:
             fields = {"choice": card.targets[0][0]} if card.targets else {"card": card.code}
             results["add card"] = timed(lambda: post("add-card", **fields), undo=drop_last_card)
+
+            def remove_card():
+                post("add-card", **fields)
+                return post("remove-card", card=f"/cards/{ListCard.objects.filter(army_list=army).count() - 1}")
+
+            results["remove card"] = timed(remove_card)
+        offers_url = reverse("web:card-offers", args=[army.public_id])
+        results["card offers (panel opened)"] = timed(lambda: client.get(offers_url, HTTP_HX_REQUEST="true"))
         units = sum(1 for _ in army_list_force(army).all_units())
 
     base = results["baseline (trivial view)"][0]
     print(f"book: {book.name} (catalogue document {doc_bytes // 1024} KiB, the largest), force: {units} units, "
-          f"formation {formation.name}; {REPEAT} timed requests each (median)")
-    for name, (seconds, size) in results.items():
+          f"formation {formation.name}; {REPEAT} timed requests each (median; cpu: this thread's CPU time, "
+          f"which other load on the machine does not inflate; load average {os.getloadavg()[0]:.1f})")
+    for name, (seconds, cpu, size) in results.items():
         ms = seconds * 1000
         budget = BUDGET_PAGE_MS if name.startswith("render") else BUDGET_ACTION_MS
         over = []
@@ -165,7 +222,8 @@ def run(database):
             if not name.startswith("render") and size > BUDGET_BYTES:
                 over.append(f"response > {BUDGET_BYTES // 1024} KB")
         mark = ("OVER: " + ", ".join(over)) if over else ("within budget" if name != "baseline (trivial view)" else "")
-        print(f"{name:26} {ms:8.2f} ms  x{seconds / base:6.1f} baseline  {size / 1024:7.1f} KiB  {mark}")
+        print(f"{name:26} {ms:8.2f} ms  x{seconds / base:6.1f} baseline  cpu {cpu * 1000:6.2f} ms  "
+              f"{size / 1024:7.1f} KiB  {mark}")
 
 
 if __name__ == "__main__":

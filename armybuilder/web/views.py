@@ -4,6 +4,7 @@ Every list URL goes through ``army_list_get_for_user`` (404 for a list that is m
 or someone else's); the share page goes through ``army_list_get_shared``.
 """
 import json
+import re
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -30,7 +31,7 @@ from armybuilder.ratelimit import client_ident, rate_limit_hit
 from armybuilder.rules import check
 
 from . import forms
-from .builder import builder_view
+from .builder import allied_offers, builder_view
 from .selectors import (allied_handbook, allied_handbooks, list_card_at, list_formation_at, list_target_at,
                         list_unit_at)
 from .services import army_list_choose_upgrade, player_display_name
@@ -64,14 +65,22 @@ def hidden_fields(request, army_list) -> str:
                        '<input type="hidden" name="version" value="{}">', get_token(request), army_list.version)
 
 
-def builder_context(request, army_list, *, message: str = "", message_kind: str = "error") -> dict:
+def ally_books(army_list) -> list:
+    return [handbook_data(book.pk) for book in allied_handbooks(army_list)]
+
+
+def builder_context(request, army_list, *, message: str = "", message_kind: str = "error",
+                    allies: bool = True) -> dict:
+    """What the builder's templates draw. ``allies=False``: without the allied books (one query), for an
+    answer that does not draw the "Add a formation" panel."""
     force = army_list_force(army_list)
     report = check(force)
-    allies = [handbook_data(book.pk) for book in allied_handbooks(army_list)]
+    allies = ally_books(army_list) if allies else []
     share_url = ""
     if army_list.visibility == "shared":
         share_url = request.build_absolute_uri(reverse("web:shared", args=[army_list.share_token]))
     urls = {name.replace("-", "_"): reverse("web:action", args=[army_list.public_id, name]) for name in ACTIONS}
+    urls["card_offers"] = reverse("web:card-offers", args=[army_list.public_id])
     return {"army_list": army_list, "view": builder_view(force, report, allies), "message": message,
             "message_kind": message_kind, "share_url": share_url, "readonly": False, "urls": urls,
             "hidden": hidden_fields(request, army_list)}
@@ -196,7 +205,33 @@ def list_export(request, public_id):
 
 def builder(request, public_id):
     army_list = own_list(request, public_id)
-    return render(request, "web/builder.html", builder_context(request, army_list))
+    context = builder_context(request, army_list)
+    # The card offers (hundreds in a real book) come with the page only without JavaScript (the panel's link);
+    # otherwise the panel fetches them when it is opened (builder_card_offers).
+    context["offers_inline"] = request.GET.get("cards") == "all"
+    return compact(render(request, "web/builder.html", context))
+
+
+@require_http_methods(["GET"])
+def builder_card_offers(request, public_id):
+    """The Command Cards panel's offers, fetched by the page (htmx) when the panel is open."""
+    army_list = own_list(request, public_id)
+    context = builder_context(request, army_list, allies=False)
+    context["hidden"] = ""  # only htmx posts these forms: it sends the version and the CSRF header itself
+    response = compact(render(request, "web/builder.html#card-offer-groups", context))
+    response["Vary"] = "HX-Request"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+_SPACE = re.compile(r"[ \t\r]*\n\s*")
+
+
+def compact(response):
+    """The builder's HTML without its template indentation: each run of white space that holds a line break
+    becomes one line break, which reads the same (the builder has no <pre> or <textarea>)."""
+    response.content = _SPACE.sub("\n", response.content.decode())
+    return response
 
 
 @dataclass(frozen=True)
@@ -325,24 +360,56 @@ def builder_action(request, public_id, action):
             message, status = str(exc)[:1].upper() + str(exc)[1:].rstrip(".") + ".", 400
     if request.htmx:
         context = builder_context(request, army_list, message=message or spec.done,
-                                  message_kind="error" if message else "ok")
+                                  message_kind="error" if message else "ok", allies=False)
+        context["hidden"] = ""  # htmx sends the version (#list-version) and the CSRF header with every post
         region = None if message else action_region(action, form.cleaned_data, context["view"])
+        if region is None:  # the whole builder, with its "Add a formation" panel
+            context["view"].ally_offers = allied_offers(ally_books(army_list))
         if region is not None:
             # Only what the action changed: its formation (or the support or cards section) in place, and the
             # points, the problems and the card offers out of band.
             # The Command Cards section goes along only when it shows something else now (the page says what it shows).
             unchanged = request.headers.get("X-Cards-Digest", "") == context["view"].cards_digest
-            response = render(request, "web/builder.html#action-update",
-                              {**context, "region": region, "cards_unchanged": unchanged})
+            context.update(region=region, cards_unchanged=unchanged)
+            boxes = changed_boxes(region, context["view"], request.headers.get("X-Builder-Boxes"))
+            if boxes is not None:
+                # The page said which boxes of the section it shows: only those that show something else now go
+                # (out of band, with the section's head); the answer's own target is the list's version.
+                response = compact(render(request, "web/builder.html#action-boxes", {**context, "boxes": boxes}))
+                return reswap(retarget(response, "#list-version"), "outerHTML")
+            response = compact(render(request, "web/builder.html#action-update", context))
             return reswap(retarget(response, f"#{region.anchor}"), "outerHTML")
         if action == "add-formation" and not message and context["view"].formations:
             # Focus moves into the formation just added (the last one in the list's order).
             context["focus"] = max(context["view"].formations, key=lambda f: f.index).anchor
-        return render(request, "web/builder.html#builder", context)
+        return compact(render(request, "web/builder.html#builder", context))
     if message:
         return render(request, "web/builder.html", builder_context(request, army_list, message=message),
                       status=status)
     return redirect("web:builder", public_id=army_list.public_id)
+
+
+_SEEN = re.compile(r"([a-z0-9-]{1,200})=([0-9a-f]{16})")
+SEEN_MAX = 16_000
+
+
+def changed_boxes(region, view, seen_header: str | None) -> list | None:
+    """The boxes of an action's section that show something else than the page shows (``seen_header``: the
+    page's "anchor=digest" of each box in the section), or None when the whole section must go: no (or an
+    unreadable) header, or a section whose boxes are not the same ones any more."""
+    if region.kind not in ("formation", "support") or not seen_header or len(seen_header) > SEEN_MAX:
+        return None
+    seen = dict(_SEEN.findall(seen_header))
+    if region.kind == "formation":
+        if seen.get(region.anchor) != region.formation.shell_digest:
+            return None
+        boxes = [box for column in region.formation.columns for box in column.boxes]
+        prefix = f"{region.anchor}-box-"
+    else:
+        boxes, prefix = list(view.support_boxes), "support-box-"
+    if not boxes or {box.anchor for box in boxes} != {a for a in seen if a.startswith(prefix)}:
+        return None
+    return [box for box in boxes if seen[box.anchor] != box.digest]
 
 
 @dataclass(frozen=True)

@@ -151,13 +151,37 @@
 
 // Command cards: find a card by name, show the ones not available now, and keep the panel as the player left
 // it (open, search text, "show all") when the builder is redrawn after adding a card.
+// The offers (hundreds in a real book) are not part of the page or of an action's answer: the open panel
+// fetches them, once for each time the Command Cards section is drawn anew.
 (function () {
   "use strict";
   var state = {open: null, text: "", all: false};
+  function load(panel) {
+    var holder = panel.querySelector("#card-offer-groups[data-src]");
+    if (!holder || !panel.open || holder.getAttribute("data-loading")) return;
+    holder.setAttribute("data-loading", "true");
+    holder.setAttribute("aria-busy", "true");
+    fetch(holder.getAttribute("data-src"), {headers: {"HX-Request": "true"}, credentials: "same-origin"})
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
+      .then(function (html) {
+        if (!holder.isConnected) return;  // the section was drawn anew meanwhile: its own panel loads
+        holder.innerHTML = html;
+        holder.removeAttribute("data-src");
+        holder.removeAttribute("aria-busy");
+        if (window.htmx) window.htmx.process(holder);
+        refresh();
+      })
+      .catch(function () {
+        holder.removeAttribute("data-loading");
+        holder.removeAttribute("aria-busy");
+        holder.textContent = "The cards could not be loaded: close and open the panel to try again.";
+      });
+  }
   function refresh() {
     var panel = document.getElementById("card-offers");
     if (!panel) return;
     if (state.open !== null) panel.open = state.open;
+    load(panel);
     var input = panel.querySelector(".card-search-input"), all = panel.querySelector(".show-all-cards");
     if (input && input.value !== state.text) input.value = state.text;
     if (all) all.checked = state.all;
@@ -188,14 +212,16 @@
     refresh();
   });
   document.addEventListener("toggle", function (event) {
-    if (event.target.id === "card-offers") state.open = event.target.open;
+    if (event.target.id !== "card-offers") return;
+    state.open = event.target.open;
+    load(event.target);
   }, true);
   document.addEventListener("htmx:afterSwap", refresh);
   document.addEventListener("htmx:oobAfterSwap", refresh);
   document.addEventListener("DOMContentLoaded", refresh);
 })();
 
-// An action redraws only the part of the builder it changed, so the list's version is kept in one place
+// An action redraws only the parts of the builder it changed, so the list's version is kept in one place
 // (#list-version, updated with every answer) and sent with every builder request instead of each form's copy.
 (function () {
   "use strict";
@@ -205,6 +231,14 @@
       event.detail.parameters["version"] = holder.getAttribute("data-version");
       var cards = document.getElementById("cards");
       if (cards && cards.getAttribute("data-digest")) event.detail.headers["X-Cards-Digest"] = cards.getAttribute("data-digest");
+      // What the section acted in shows, box by box: the answer then carries only the boxes that changed.
+      var section = event.detail.elt.closest(".formation, #support");
+      if (section) {
+        var seen = section.classList.contains("formation") ? [section.id + "=" + section.getAttribute("data-digest")] : [];
+        var boxes = section.querySelectorAll(".box[data-digest]");
+        for (var i = 0; i < boxes.length; i++) seen.push(boxes[i].id + "=" + boxes[i].getAttribute("data-digest"));
+        event.detail.headers["X-Builder-Boxes"] = seen.join(" ");
+      }
     }
   });
 })();
