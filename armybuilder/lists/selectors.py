@@ -53,7 +53,8 @@ def _ref(handbook: Handbook) -> dict:
 
 
 def army_list_document(army_list: ArmyList) -> dict:
-    """The list in the JSON list format, in canonical form (same list -> same bytes). Four queries.
+    """The list in the JSON list format, in canonical form (same list -> same bytes). Four queries at most
+    (three for a book imported from BattleScribe, whose units hold selections, not upgrade rows).
 
     Each query names only the columns the document uses (codes, not whole game-data rows with their
     ``extra`` documents): building the document runs on every builder action, twice for some.
@@ -63,9 +64,12 @@ def army_list_document(army_list: ArmyList) -> dict:
         "formation__handbook__revision", "allied", "letter", "parent_id", "via_box__code", "selections"))
     units = list(ListUnit.objects.filter(army_list=army_list).order_by("order", "pk").values(
         "pk", "list_formation_id", "box__code", "unit__code", "size__code", "selection", "letter", "outflank"))
-    upgrades = list(ListUpgrade.objects.filter(list_unit__army_list=army_list).order_by("pk").values_list(
-        "list_unit_id", "upgrade__group__code", "upgrade__code", "quantity", "upgrade__group__order",
-        "upgrade__order", "pk"))
+    upgrades = []
+    # Units of a book imported from BattleScribe hold selections, never upgrade rows: no query for those.
+    if army_list.handbook.source != "battlescribe" or any(unit["selection"] is None for unit in units):
+        upgrades = list(ListUpgrade.objects.filter(list_unit__army_list=army_list).order_by("pk").values_list(
+            "list_unit_id", "upgrade__group__code", "upgrade__code", "quantity", "upgrade__group__order",
+            "upgrade__order", "pk"))
     cards = list(ListCard.objects.filter(army_list=army_list).order_by("order", "pk").values(
         "card__code", "target_formation_id", "target_unit_id", "selection"))
 

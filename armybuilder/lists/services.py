@@ -55,7 +55,10 @@ def _bump(army_list: ArmyList, expected_version: int | None) -> None:
         if current is None:
             raise ListGoneError()
         raise StaleListError(current)
-    army_list.version = ArmyList.objects.values_list("version", flat=True).get(pk=army_list.pk)
+    if expected_version is not None:
+        army_list.version = expected_version + 1  # the update matched exactly that version
+    else:
+        army_list.version = ArmyList.objects.values_list("version", flat=True).get(pk=army_list.pk)
 
 
 def _next_order(queryset) -> int:
@@ -157,7 +160,8 @@ def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
     if choice is None:
         raise ListOperationError(f"the box '{box.name}' does not offer '{unit_code}'")
     unit = choice.unit
-    if box.handbook.source == "battlescribe":
+    book = army_list.handbook if box.handbook_id == army_list.handbook_id else box.handbook
+    if book.source == "battlescribe":
         selection = _unit_choices(army_list, list_formation, box, unit, alternative)
         _bump(army_list, expected_version)
         return ListUnit.objects.create(army_list=army_list, list_formation=list_formation, box=box, unit=unit,

@@ -79,7 +79,9 @@ def builder_context(request, army_list, *, message: str = "", message_kind: str 
     share_url = ""
     if army_list.visibility == "shared":
         share_url = request.build_absolute_uri(reverse("web:shared", args=[army_list.share_token]))
-    urls = {name.replace("-", "_"): reverse("web:action", args=[army_list.public_id, name]) for name in ACTIONS}
+    # One reverse() for all the actions: their URLs differ only in the action's name, the last part.
+    base = reverse("web:action", args=[army_list.public_id, "settings"]).removesuffix("settings/")
+    urls = {name.replace("-", "_"): f"{base}{name}/" for name in ACTIONS}
     urls["card_offers"] = reverse("web:card-offers", args=[army_list.public_id])
     return {"army_list": army_list, "view": builder_view(force, report, allies), "message": message,
             "message_kind": message_kind, "share_url": share_url, "readonly": False, "urls": urls,
@@ -224,13 +226,13 @@ def builder_card_offers(request, public_id):
     return response
 
 
-_SPACE = re.compile(r"[ \t\r]*\n\s*")
+_SPACE = re.compile(rb"\n\s+")
 
 
 def compact(response):
-    """The builder's HTML without its template indentation: each run of white space that holds a line break
+    """The builder's HTML without its template indentation: a line break with the white space after it
     becomes one line break, which reads the same (the builder has no <pre> or <textarea>)."""
-    response.content = _SPACE.sub("\n", response.content.decode())
+    response.content = _SPACE.sub(b"\n", response.content)
     return response
 
 
