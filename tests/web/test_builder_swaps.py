@@ -1,0 +1,186 @@
+"""An action's answer carries only what changed, and carries all of it.
+
+The browser (static/web/builder.js) sends the digests of the boxes it shows in the section acted in; the answer
+then holds the boxes that show something else now, the section's head, the points and the problems, each swapped
+in by id. These tests play the browser: they apply an answer's parts to the page as it was, and the page must
+then read exactly as the page a reload gives (so nothing that changed was left out), while every box that was
+left out must be the same in both pages (so nothing that did not change was sent).
+"""
+import re
+
+import pytest
+from django.urls import reverse
+
+from armybuilder.lists.models import ListUnit
+from armybuilder.lists.selectors import army_list_report
+
+from .conftest import action
+
+pytestmark = pytest.mark.django_db
+
+_START = re.compile(r'<(\w+)\b[^>]*\bid="([^"]+)"[^>]*>')
+
+
+def element(html: str, start: int) -> tuple[str, str, int]:
+    """(tag, id, end) of the element whose start tag begins at ``start`` (same-name nesting counted)."""
+    match = _START.match(html, start)
+    assert match, html[start:start + 200]
+    tag, depth, pos = match[1], 1, match.end()
+    if match[0].endswith("/>"):
+        return tag, match[2], pos
+    pattern = re.compile(rf"<(/?){tag}\b[^>]*>")
+    while depth:
+        found = pattern.search(html, pos)
+        assert found, f"unclosed <{tag} id={match[2]}>"
+        depth += -1 if found[1] else 1
+        pos = found.end()
+    return tag, match[2], pos
+
+
+def by_id(html: str, anchor: str) -> str:
+    at = re.search(rf'<\w+\b[^>]*\bid="{re.escape(anchor)}"', html)
+    assert at, anchor
+    return html[at.start():element(html, at.start())[2]]
+
+
+def parts(answer: str) -> dict[str, str]:
+    """The answer's top-level elements by id, as htmx swaps them (the hx-swap-oob mark dropped)."""
+    out, pos = {}, 0
+    while True:
+        while pos < len(answer) and answer[pos].isspace():
+            pos += 1
+        if pos >= len(answer):
+            return out
+        _, anchor, end = element(answer, pos)
+        out[anchor] = answer[pos:end].replace(' hx-swap-oob="true"', "")
+        pos = end
+
+
+def normal(html: str) -> str:
+    """A page without what differs from one response to the next whatever the list: the CSRF tokens, the
+    version in each form (htmx sends #list-version's instead), the builder's first version; and without the
+    white space between tags."""
+    html = re.sub(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">', "", html)
+    html = re.sub(r'<input type="hidden" name="version" value="\d+">', "", html)
+    html = re.sub(r'"X-CSRFToken": "[^"]*"', "", html)
+    html = re.sub(r'(id="builder"[^>]*) data-version="\d+"', r"\1", html)
+    return re.sub(r">\s+<", "><", html)
+
+
+def seen(page: str, section: str) -> dict:
+    """What builder.js sends for an action inside ``section`` ("f0" or "support")."""
+    digests = re.findall(rf'id="({section})"[^>]*data-digest="([0-9a-f]+)"', page) if section != "support" else []
+    digests += re.findall(rf'class="box[^"]*" id="({section}-box-[^"]+)"[^>]*data-digest="([0-9a-f]+)"', page)
+    cards = re.search(r'id="cards"[^>]*data-digest="([0-9a-f]+)"', page)
+    return {"HTTP_X_BUILDER_BOXES": " ".join(f"{a}={d}" for a, d in digests),
+            **({"HTTP_X_CARDS_DIGEST": cards[1]} if cards else {})}
+
+
+def box_ids(html: str, section: str) -> list[str]:
+    return re.findall(rf'class="box[^"]*" id="({section}-box-[^"]+)"', html)
+
+
+def play(client, army, name, section, **data):
+    """The page before, the answer to the action posted from it, the page after applying it, a reload."""
+    url = reverse("web:builder", args=[army.public_id])
+    before = client.get(url).content.decode()
+    response = action(client, army, name, **seen(before, section), **data)
+    assert response.status_code == 200 and "alert--error" not in response.content.decode()
+    answer = response.content.decode()
+    applied = before
+    for anchor, html in parts(answer).items():
+        old = by_id(applied, anchor)
+        applied = applied.replace(old, html, 1)
+    reload = client.get(url).content.decode()
+    return before, response, parts(answer), applied, reload
+
+
+def test_a_pick_sends_the_box_it_fills_and_the_page_then_reads_as_a_reload(player_client, army):
+    before, response, sent, applied, reload = play(player_client, army, "pick", "f0", formation="/formations/0",
+                                                   box="SG100/panzer-2", unit="SG103")
+    assert response["HX-Retarget"] == "#list-version" and response["HX-Reswap"] == "outerHTML"
+    assert ListUnit.objects.filter(army_list=army, box__code="SG100/panzer-2", unit__code="SG103").exists()
+    # The box picked into changed (a Panzer IV platoon in it now), so did the points and the problems.
+    assert "f0-box-sg100-panzer-2" in sent and "Panzer IV Tank Platoon" in sent["f0-box-sg100-panzer-2"]
+    for anchor in ("list-version", "summary", "side-totals", "issues", "f0-head", "f0-issues", "builder-alert"):
+        assert anchor in sent, anchor
+    report = army_list_report(army)
+    assert f'<span class="big">{report.total_points}</span>' in sent["summary"]
+    army.refresh_from_db()
+    assert f'data-version="{army.version}"' in sent["list-version"]
+    # The HQ box shows what it showed: it stays out.
+    assert "f0-box-sg100-hq" not in sent
+    assert normal(applied) == normal(reload)
+    boxes = box_ids(before, "f0")
+    assert boxes and set(boxes) == set(box_ids(reload, "f0"))
+    for anchor in boxes:
+        same = normal(by_id(before, anchor)) == normal(by_id(reload, anchor))
+        assert same == (anchor not in sent), anchor
+
+
+def test_removing_a_compulsory_unit_brings_its_error_to_the_box_and_the_problems(player_client, army):
+    before, response, sent, applied, reload = play(player_client, army, "remove-unit", "f0",
+                                                   unit="/formations/0/units/1")
+    assert not ListUnit.objects.filter(army_list=army, unit__code="SG102").exists()
+    assert "f0-box-sg100-panzer-1" in sent
+    assert "Fix: Add one unit from: Panzer III Tank Platoon, Panzer IV Tank Platoon." in sent["f0-box-sg100-panzer-1"]
+    assert 'href="#f0-box-sg100-panzer-1"' in sent["issues"]
+    errors = sum(1 for i in army_list_report(army).issues if i.severity == "error")
+    assert f"{errors} error{'' if errors == 1 else 's'}" in sent["summary"]
+    assert normal(applied) == normal(reload)
+
+
+def test_changing_a_size_leaves_the_command_cards_out_when_they_show_the_same(player_client, army):
+    before, response, sent, applied, reload = play(player_client, army, "size", "f0", unit="/formations/0/units/1",
+                                                   size="four-tanks")
+    assert "cards" not in sent and "f0-box-sg100-panzer-1" in sent
+    assert "f0-box-sg100-panzer-2" not in sent
+    assert normal(applied) == normal(reload)
+
+
+def test_a_support_pick_sends_the_support_boxes_that_changed_and_the_support_points(player_client, army):
+    before, response, sent, applied, reload = play(player_client, army, "pick", "support", box="force/artillery",
+                                                   unit="SG110", size="four-guns")
+    assert "support-title" in sent and "support-box-force-artillery" in sent
+    assert len([a for a in sent if a.startswith("support-box-")]) < len(box_ids(before, "support"))
+    assert normal(applied) == normal(reload)
+
+
+def test_digests_of_an_unchanged_list_are_the_same_from_one_page_to_the_next(player_client, army):
+    url = reverse("web:builder", args=[army.public_id])
+    first, second = (player_client.get(url).content.decode() for _ in range(2))
+    assert re.findall(r'data-digest="([0-9a-f]+)"', first) == re.findall(r'data-digest="([0-9a-f]+)"', second)
+    assert len(re.findall(r'class="box[^"]*"[^>]*data-digest=', first)) >= 3
+
+
+@pytest.mark.parametrize("header", ["", "f0-box-sg100-hq=0123456789abcdef", "nonsense " * 50, "x" * 20_000])
+def test_without_a_full_account_of_the_section_the_whole_formation_goes(player_client, army, header):
+    """An old page, a box missing from the list or a header that cannot be read: the section is drawn whole."""
+    response = action(player_client, army, "size", unit="/formations/0/units/1", size="four-tanks",
+                      HTTP_X_BUILDER_BOXES=header)
+    assert response.status_code == 200
+    assert response["HX-Retarget"] == "#f0"
+    assert response.content.decode().lstrip().startswith('<section class="formation" id="f0"')
+
+
+def test_the_card_offers_come_when_the_panel_asks_for_them(player_client, army):
+    page = player_client.get(reverse("web:builder", args=[army.public_id])).content.decode()
+    offers_url = reverse("web:card-offers", args=[army.public_id])
+    offer = re.compile(r'class="card-offer[ "]')
+    assert not offer.search(page) and f'data-src="{offers_url}"' in page
+    offers = player_client.get(offers_url, HTTP_HX_REQUEST="true")
+    assert offers.status_code == 200 and offers["Cache-Control"] == "no-store"
+    html = offers.content.decode()
+    # Every card of the sample book by name, each once: counted from the book's own rows.
+    from handbooks.models import CommandCard
+    names = set(CommandCard.objects.filter(handbook=army.handbook).values_list("name", flat=True))
+    assert names and set(re.findall(r'data-name="([^"]+)"', html)) == {n.lower() for n in names}
+    assert "csrfmiddlewaretoken" not in html  # htmx posts them with its header
+    # Without JavaScript the page's link shows them in the page itself, each form with its token.
+    full = player_client.get(reverse("web:builder", args=[army.public_id]) + "?cards=all").content.decode()
+    assert len(offer.findall(full)) == len(offer.findall(html)) == len(names)
+    assert "csrfmiddlewaretoken" in by_id(full, "card-offer-groups")
+
+
+def test_someone_elses_card_offers_are_not_found(client, army):
+    assert client.get(reverse("web:card-offers", args=[army.public_id])).status_code == 404
