@@ -240,9 +240,10 @@ class FormationView:
 
     @property
     def shell_digest(self) -> str:
-        """What the formation's own element shows around its parts (its classes, its columns and boxes): when it
-        still holds, an action can send the head, the problems and the changed boxes alone."""
-        shell = (self.anchor, self.allied, self.depth, bool(self.issues),
+        """What the formation's own element shows around its parts (its classes, its columns and boxes; its
+        problems are a part of their own): when it still holds, an action can send the head, the problems and
+        the changed boxes alone."""
+        shell = (self.anchor, self.allied, self.depth,
                  [(c.name, c.is_support, [b.anchor for b in c.boxes]) for c in self.columns])
         return hashlib.blake2s(repr(shell).encode(), digest_size=8).hexdigest()
 
