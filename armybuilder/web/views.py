@@ -351,6 +351,7 @@ def builder_action(request, public_id, action):
         raise Http404("No such action.")
     form = spec.form(request.POST)
     message, status = "", 200
+    variant = army_list.variant
     if not form.is_valid():
         message, status = form_problem(form), 400
     else:
@@ -365,22 +366,28 @@ def builder_action(request, public_id, action):
                                   message_kind="error" if message else "ok", allies=False)
         context["hidden"] = ""  # htmx sends the version (#list-version) and the CSRF header with every post
         region = None if message else action_region(action, form.cleaned_data, context["view"])
-        if region is None:  # the whole builder, with its "Add a formation" panel
-            context["view"].ally_offers = allied_offers(ally_books(army_list))
+        if action == "settings" and army_list.variant != variant:
+            region = None  # other boxes, units, sizes and formations to offer: the whole builder
+        boxes = None
         if region is not None:
-            # Only what the action changed: its formation (or the support or cards section) in place, and the
-            # points, the problems and the card offers out of band.
-            # The Command Cards section goes along only when it shows something else now (the page says what it shows).
-            unchanged = request.headers.get("X-Cards-Digest", "") == context["view"].cards_digest
-            context.update(region=region, cards_unchanged=unchanged)
+            # Only what the action changed. The page says what it shows (the digest of each formation and box, and
+            # of the Command Cards section): what shows the same stays out of the answer.
+            context.update(region=region,
+                           cards_unchanged=request.headers.get("X-Cards-Digest", "") == context["view"].cards_digest)
             boxes = changed_boxes(region, context["view"], request.headers.get("X-Builder-Boxes"))
-            if boxes is not None:
-                # The page said which boxes of the section it shows: only those that show something else now go
-                # (out of band, with the section's head); the answer's own target is the list's version.
-                response = compact(render(request, "web/builder.html#action-boxes", {**context, "boxes": boxes}))
-                return reswap(retarget(response, "#list-version"), "outerHTML")
+            if boxes is None and region.kind in ("page", "share"):
+                region = None  # not a section of its own: the whole builder, below
+        if boxes is not None:
+            # The boxes that show something else, the head of their section, the points and the problems, all out
+            # of band; the answer's own target is the list's version.
+            response = compact(render(request, "web/builder.html#action-boxes", {**context, "boxes": boxes}))
+            return reswap(retarget(response, "#list-version"), "outerHTML")
+        if region is not None:
+            # A page that did not say what it shows: the formation (or the support or cards section) whole, the
+            # points, the problems and the card offers out of band.
             response = compact(render(request, "web/builder.html#action-update", context))
             return reswap(retarget(response, f"#{region.anchor}"), "outerHTML")
+        context["view"].ally_offers = allied_offers(ally_books(army_list))  # the whole builder, with its panel
         if action == "add-formation" and not message and context["view"].formations:
             # Focus moves into the formation just added (the last one in the list's order).
             context["focus"] = max(context["view"].formations, key=lambda f: f.index).anchor
@@ -396,27 +403,36 @@ SEEN_MAX = 16_000
 
 
 def changed_boxes(region, view, seen_header: str | None) -> list | None:
-    """The boxes of an action's section that show something else than the page shows (``seen_header``: the
-    page's "anchor=digest" of each box in the section), or None when the whole section must go: no (or an
-    unreadable) header, or a section whose boxes are not the same ones any more."""
-    if region.kind not in ("formation", "support") or not seen_header or len(seen_header) > SEEN_MAX:
+    """The boxes an action may have changed that show something else than the page shows (``seen_header``: the
+    page's "anchor=digest" of each formation and box), or None when the whole section (or builder) must go: no
+    (or an unreadable) header, or formations or boxes that are not the same ones any more."""
+    if region.kind == "share":
+        return []
+    if region.kind not in ("formation", "support", "page") or not seen_header or len(seen_header) > SEEN_MAX:
         return None
     seen = dict(_SEEN.findall(seen_header))
     if region.kind == "formation":
-        if seen.get(region.anchor) != region.formation.shell_digest:
-            return None
+        formations = [region.formation]
         boxes = [box for column in region.formation.columns for box in column.boxes]
         prefix = f"{region.anchor}-box-"
+    elif region.kind == "support":
+        formations, boxes, prefix = [], list(view.support_boxes), "support-box-"
     else:
-        boxes, prefix = list(view.support_boxes), "support-box-"
-    if not boxes or {box.anchor for box in boxes} != {a for a in seen if a.startswith(prefix)}:
+        formations = view.formations
+        boxes = [box for f in formations for column in f.columns for box in column.boxes] + list(view.support_boxes)
+        prefix = ""
+        if {f.anchor for f in formations} != {a for a in seen if "-box-" not in a}:
+            return None
+    if any(seen.get(f.anchor) != f.shell_digest for f in formations):
+        return None
+    if {box.anchor for box in boxes} != {a for a in seen if a.startswith(prefix) and "-box-" in a}:
         return None
     return [box for box in boxes if seen[box.anchor] != box.digest]
 
 
 @dataclass(frozen=True)
 class Region:
-    kind: str  # formation | support | cards
+    kind: str  # formation | support | cards | page (settings: every box may change) | share
     anchor: str
     formation: object = None  # its FormationView
 
@@ -426,10 +442,14 @@ _UNIT_ACTIONS = {"pick": "formation", "remove-unit": "unit", "size": "unit", "up
 
 
 def action_region(action: str, data: dict, view) -> Region | None:
-    """The one part of the page an action changes, or None when it may change more (the whole builder is
-    redrawn: formations added or removed, settings)."""
+    """The part of the page an action changes, or None when it may change more (the whole builder is redrawn:
+    formations added or removed, a new variant)."""
     if action in ("add-card", "remove-card"):
         return Region("cards", "cards") if view.has_cards else None
+    if action == "settings":  # a new variant may change every diagram: see builder_action
+        return Region("page", "list-settings")
+    if action in ("visibility", "new-link"):
+        return Region("share", "share-form")
     field = _UNIT_ACTIONS.get(action)
     if field is None:
         return None

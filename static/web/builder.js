@@ -231,14 +231,11 @@
       event.detail.parameters["version"] = holder.getAttribute("data-version");
       var cards = document.getElementById("cards");
       if (cards && cards.getAttribute("data-digest")) event.detail.headers["X-Cards-Digest"] = cards.getAttribute("data-digest");
-      // What the section acted in shows, box by box: the answer then carries only the boxes that changed.
-      var section = event.detail.elt.closest(".formation, #support");
-      if (section) {
-        var seen = section.classList.contains("formation") ? [section.id + "=" + section.getAttribute("data-digest")] : [];
-        var boxes = section.querySelectorAll(".box[data-digest]");
-        for (var i = 0; i < boxes.length; i++) seen.push(boxes[i].id + "=" + boxes[i].getAttribute("data-digest"));
-        event.detail.headers["X-Builder-Boxes"] = seen.join(" ");
-      }
+      // What the page shows, formation by formation and box by box: the answer then carries only the boxes
+      // that changed.
+      var shown = document.querySelectorAll("#builder .formation[data-digest], #builder .box[data-digest]"), seen = [];
+      for (var i = 0; i < shown.length; i++) seen.push(shown[i].id + "=" + shown[i].getAttribute("data-digest"));
+      if (seen.length) event.detail.headers["X-Builder-Boxes"] = seen.join(" ");
     }
   });
 })();

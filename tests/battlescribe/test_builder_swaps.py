@@ -19,7 +19,7 @@ def test_the_answer_carries_exactly_what_changed(library_in_db, db, player, name
     client = Client()
     client.force_login(player)
     army = army_of(player, 2)
-    before, response, sent, applied, reload = play(client, army, name, section, **data)
+    before, response, sent, applied, reload = play(client, army, name, **data)
     assert response["HX-Retarget"] == "#list-version"
     assert normal(applied) == normal(reload)
     boxes = box_ids(before, section)

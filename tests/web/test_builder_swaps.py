@@ -51,6 +51,10 @@ def parts(answer: str) -> dict[str, str]:
             pos += 1
         if pos >= len(answer):
             return out
+        title = re.compile(r"<title>([^<]*)</title>").match(answer, pos)
+        if title:  # htmx makes it the document's title
+            out["title"], pos = title[1], title.end()
+            continue
         _, anchor, end = element(answer, pos)
         out[anchor] = answer[pos:end].replace(' hx-swap-oob="true"', "")
         pos = end
@@ -67,10 +71,9 @@ def normal(html: str) -> str:
     return re.sub(r">\s+<", "><", html)
 
 
-def seen(page: str, section: str) -> dict:
-    """What builder.js sends for an action inside ``section`` ("f0" or "support")."""
-    digests = re.findall(rf'id="({section})"[^>]*data-digest="([0-9a-f]+)"', page) if section != "support" else []
-    digests += re.findall(rf'class="box[^"]*" id="({section}-box-[^"]+)"[^>]*data-digest="([0-9a-f]+)"', page)
+def seen(page: str) -> dict:
+    """What builder.js sends with every action: each formation's and box's digest, and the cards'."""
+    digests = re.findall(r'<section class="(?:formation|box)\b[^"]*" id="([^"]+)"[^>]*data-digest="([0-9a-f]+)"', page)
     cards = re.search(r'id="cards"[^>]*data-digest="([0-9a-f]+)"', page)
     return {"HTTP_X_BUILDER_BOXES": " ".join(f"{a}={d}" for a, d in digests),
             **({"HTTP_X_CARDS_DIGEST": cards[1]} if cards else {})}
@@ -80,15 +83,20 @@ def box_ids(html: str, section: str) -> list[str]:
     return re.findall(rf'class="box[^"]*" id="({section}-box-[^"]+)"', html)
 
 
-def play(client, army, name, section, **data):
+def play(client, army, name, /, **data):
     """The page before, the answer to the action posted from it, the page after applying it, a reload."""
     url = reverse("web:builder", args=[army.public_id])
     before = client.get(url).content.decode()
-    response = action(client, army, name, **seen(before, section), **data)
+    response = action(client, army, name, **seen(before), **data)
     assert response.status_code == 200 and "alert--error" not in response.content.decode()
     answer = response.content.decode()
     applied = before
     for anchor, html in parts(answer).items():
+        if anchor == "builder-alert":
+            continue  # the action's own reply ("Saved."), not part of the list: a reload has none
+        if anchor == "title":
+            applied = re.sub(r"<title>[^<]*</title>", f"<title>{html}</title>", applied, count=1)
+            continue
         old = by_id(applied, anchor)
         applied = applied.replace(old, html, 1)
     reload = client.get(url).content.decode()
@@ -96,7 +104,7 @@ def play(client, army, name, section, **data):
 
 
 def test_a_pick_sends_the_box_it_fills_and_the_page_then_reads_as_a_reload(player_client, army):
-    before, response, sent, applied, reload = play(player_client, army, "pick", "f0", formation="/formations/0",
+    before, response, sent, applied, reload = play(player_client, army, "pick", formation="/formations/0",
                                                    box="SG100/panzer-2", unit="SG103")
     assert response["HX-Retarget"] == "#list-version" and response["HX-Reswap"] == "outerHTML"
     assert ListUnit.objects.filter(army_list=army, box__code="SG100/panzer-2", unit__code="SG103").exists()
@@ -119,8 +127,7 @@ def test_a_pick_sends_the_box_it_fills_and_the_page_then_reads_as_a_reload(playe
 
 
 def test_removing_a_compulsory_unit_brings_its_error_to_the_box_and_the_problems(player_client, army):
-    before, response, sent, applied, reload = play(player_client, army, "remove-unit", "f0",
-                                                   unit="/formations/0/units/1")
+    before, response, sent, applied, reload = play(player_client, army, "remove-unit", unit="/formations/0/units/1")
     assert not ListUnit.objects.filter(army_list=army, unit__code="SG102").exists()
     assert "f0-box-sg100-panzer-1" in sent
     assert "Fix: Add one unit from: Panzer III Tank Platoon, Panzer IV Tank Platoon." in sent["f0-box-sg100-panzer-1"]
@@ -131,7 +138,7 @@ def test_removing_a_compulsory_unit_brings_its_error_to_the_box_and_the_problems
 
 
 def test_changing_a_size_leaves_the_command_cards_out_when_they_show_the_same(player_client, army):
-    before, response, sent, applied, reload = play(player_client, army, "size", "f0", unit="/formations/0/units/1",
+    before, response, sent, applied, reload = play(player_client, army, "size", unit="/formations/0/units/1",
                                                    size="four-tanks")
     assert "cards" not in sent and "f0-box-sg100-panzer-1" in sent
     assert "f0-box-sg100-panzer-2" not in sent
@@ -139,7 +146,7 @@ def test_changing_a_size_leaves_the_command_cards_out_when_they_show_the_same(pl
 
 
 def test_a_support_pick_sends_the_support_boxes_that_changed_and_the_support_points(player_client, army):
-    before, response, sent, applied, reload = play(player_client, army, "pick", "support", box="force/artillery",
+    before, response, sent, applied, reload = play(player_client, army, "pick", box="force/artillery",
                                                    unit="SG110", size="four-guns")
     assert "support-title" in sent and "support-box-force-artillery" in sent
     assert len([a for a in sent if a.startswith("support-box-")]) < len(box_ids(before, "support"))
@@ -184,3 +191,32 @@ def test_the_card_offers_come_when_the_panel_asks_for_them(player_client, army):
 
 def test_someone_elses_card_offers_are_not_found(client, army):
     assert client.get(reverse("web:card-offers", args=[army.public_id])).status_code == 404
+
+
+def test_new_settings_send_the_title_the_settings_and_the_points_but_no_box_that_shows_the_same(player_client, army):
+    before, response, sent, applied, reload = play(player_client, army, "settings", name="Afrika Korps at 80",
+                                                   points_limit=80, variant="")
+    assert response["HX-Retarget"] == "#list-version"
+    assert "Afrika Korps at 80" in sent["list-title"] and 'value="80"' in sent["list-settings"]
+    assert sent["title"] == "Afrika Korps at 80 — Army Builder"
+    assert "/ 80 points" in sent["summary"] and "Saved." in sent["builder-alert"]
+    assert not [a for a in sent if "-box-" in a]  # no box shows anything else for a new name and limit
+    assert normal(applied) == normal(reload)
+
+
+def test_a_new_variant_redraws_the_whole_builder(player_client, army):
+    page = player_client.get(reverse("web:builder", args=[army.public_id])).content.decode()
+    response = action(player_client, army, "settings", name="Desert Fox", points_limit=100, variant="pz15",
+                      **seen(page))
+    assert response.status_code == 200 and "HX-Retarget" not in response
+    assert response.content.decode().lstrip().startswith('<div id="builder"')
+
+
+def test_sharing_sends_the_share_form(player_client, army):
+    before, response, sent, applied, reload = play(player_client, army, "visibility", visibility="shared")
+    assert "/s/" in sent["share-form"] and not [a for a in sent if "-box-" in a]
+    assert normal(applied) == normal(reload)
+    before, response, sent, applied, reload = play(player_client, army, "new-link")
+    army.refresh_from_db()
+    assert str(army.share_token) in sent["share-form"] and str(army.share_token) not in before
+    assert normal(applied) == normal(reload)
