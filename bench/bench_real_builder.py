@@ -101,10 +101,10 @@ def run(database):
 
     from armybuilder.interchange.battlescribe import import_library
     from armybuilder.lists import services as s
-    from armybuilder.lists.models import ArmyList, ListCard, ListUnit
+    from armybuilder.lists.models import ArmyList, ListCard, ListFormation, ListUnit
     from armybuilder.lists.selectors import army_list_force
     from armybuilder.rules import check
-    from armybuilder.web.builder import anchor_for_pointer, builder_view
+    from armybuilder.web.builder import builder_view
 
     call_command("load_handbooks", str(ROOT / "handbooks" / "data" / "systems"), verbosity=0)
     assert import_library([LIBRARY]).written
@@ -119,19 +119,17 @@ def run(database):
         client.force_login(user)
         url = reverse("web:builder", args=[army.public_id])
 
-        def page_state(section: str = "") -> dict:
+        def page_state() -> dict:
             """What the browser sends with an action (static/web/builder.js): the Command Cards digest and the
-            digests of the boxes in the section acted in, read from the page as it is now (not timed)."""
+            digest of each formation and box, read from the page as it is now (not timed)."""
             html = client.get(url).content.decode()
-            headers = {"HTTP_X_CARDS_DIGEST": re.search(r'id="cards"[^>]*data-digest="([0-9a-f]+)"', html)[1]}
-            if section:
-                seen = re.findall(rf'id="({section})"[^>]*data-digest="([0-9a-f]+)"', html)
-                seen += re.findall(rf'class="box[^"]*" id="({section}-box-[^"]+)"[^>]*data-digest="([0-9a-f]+)"', html)
-                headers["HTTP_X_BUILDER_BOXES"] = " ".join(f"{a}={d}" for a, d in seen)
-            return headers
+            seen = re.findall(r'<section class="(?:formation|box)\b[^"]*" id="([^"]+)"[^>]*data-digest="([0-9a-f]+)"',
+                              html)
+            return {"HTTP_X_CARDS_DIGEST": re.search(r'id="cards"[^>]*data-digest="([0-9a-f]+)"', html)[1],
+                    "HTTP_X_BUILDER_BOXES": " ".join(f"{a}={d}" for a, d in seen)}
 
-        def post(name, section="", **data):
-            headers = page_state(section)
+        def post(name, /, **data):
+            headers = page_state()
             data["version"] = ArmyList.objects.values_list("version", flat=True).get(pk=army.pk)
             start, start_cpu = time.perf_counter(), time.thread_time()
             response = client.post(reverse("web:action", args=[army.public_id, name]), data, HTTP_HX_REQUEST="true",
@@ -155,9 +153,6 @@ def run(database):
         card = next((o for g in view.card_groups for o in g.offers if o.available and (o.targets or o.scope == "force")),
                     None)
 
-        def section_of(pointer: str) -> str:
-            return "support" if pointer.startswith("/support") else anchor_for_pointer(pointer).split("-")[0]
-
         def drop_last_unit():
             s.army_list_remove_unit(army_list=army, list_unit=ListUnit.objects.filter(army_list=army).order_by("pk").last())
 
@@ -171,10 +166,10 @@ def run(database):
         results = {"baseline (trivial view)": timed(lambda: client.get("/bench-baseline/")),
                    "render builder (GET)": timed(lambda: client.get(url))}
         if grey is not None:
-            results["pick unit"] = timed(lambda: post("pick", "f0", formation="/formations/0", box=grey.code,
+            results["pick unit"] = timed(lambda: post("pick", formation="/formations/0", box=grey.code,
                                                       **pick_fields(grey)), undo=drop_last_unit)
         if support is not None:
-            results["pick support unit"] = timed(lambda: post("pick", "support", box=support.code,
+            results["pick support unit"] = timed(lambda: post("pick", box=support.code,
                                                               **pick_fields(support)), undo=drop_last_unit)
 
             def remove_support():
@@ -182,7 +177,7 @@ def run(database):
                 s.army_list_pick_unit(army_list=army, box_code=support.code, unit_code=fields.get("unit"),
                                       alternative=fields.get("alternative"))
                 pointer = f"/support/{ListUnit.objects.filter(army_list=army, list_formation=None).count() - 1}"
-                return post("remove-unit", "support", unit=pointer)
+                return post("remove-unit", unit=pointer)
 
             results["remove unit"] = timed(remove_support)
         if group is not None:
@@ -191,8 +186,7 @@ def run(database):
 
             def choose():
                 option = next(flips)
-                return post("select", section_of(unit.pointer), holder=unit.pointer, at=option.at,
-                            entry=option.entry, number=1)
+                return post("select", holder=unit.pointer, at=option.at, entry=option.entry, number=1)
 
             results["choose one (radio)"] = timed(choose)
         if card is not None:
@@ -204,6 +198,21 @@ def run(database):
                 return post("remove-card", card=f"/cards/{ListCard.objects.filter(army_list=army).count() - 1}")
 
             results["remove card"] = timed(remove_card)
+        names = iter(["Benchmark", "Benchmark renamed"] * (REPEAT + 10))
+        results["settings (rename)"] = timed(lambda: post("settings", name=next(names), points_limit=200, variant=""))
+
+        def drop_last_formation():
+            s.army_list_remove_formation(army_list=army, list_formation=ListFormation.objects.filter(
+                army_list=army).order_by("pk").last())
+
+        results["add formation"] = timed(lambda: post("add-formation", formation=formation.code),
+                                         undo=drop_last_formation)
+
+        def remove_formation():
+            s.army_list_add_formation(army_list=army, formation_code=formation.code)
+            return post("remove-formation", formation=f"/formations/{ListFormation.objects.filter(army_list=army).count() - 1}")
+
+        results["remove formation"] = timed(remove_formation)
         offers_url = reverse("web:card-offers", args=[army.public_id])
         results["card offers (panel opened)"] = timed(lambda: client.get(offers_url, HTTP_HX_REQUEST="true"))
         units = sum(1 for _ in army_list_force(army).all_units())

@@ -374,13 +374,16 @@ def builder_action(request, public_id, action):
             # of the Command Cards section): what shows the same stays out of the answer.
             context.update(region=region,
                            cards_unchanged=request.headers.get("X-Cards-Digest", "") == context["view"].cards_digest)
-            boxes = changed_boxes(region, context["view"], request.headers.get("X-Builder-Boxes"))
+            boxes = page_changes(region, context["view"], request.headers.get("X-Builder-Boxes"))
             if boxes is None and region.kind in ("page", "share"):
                 region = None  # not a section of its own: the whole builder, below
         if boxes is not None:
             # The boxes that show something else, the head of their section, the points and the problems, all out
             # of band; the answer's own target is the list's version.
-            response = compact(render(request, "web/builder.html#action-boxes", {**context, "boxes": boxes}))
+            if action == "add-formation" and boxes.new:
+                context["focus"] = boxes.new[-1].anchor  # focus moves into the formation just added
+            response = compact(render(request, "web/builder.html#action-boxes", {**context, "changes": boxes,
+                                                                                "boxes": boxes.boxes}))
             return reswap(retarget(response, "#list-version"), "outerHTML")
         if region is not None:
             # A page that did not say what it shows: the formation (or the support or cards section) whole, the
@@ -402,32 +405,60 @@ _SEEN = re.compile(r"([a-z0-9-]{1,200})=([0-9a-f]{16})")
 SEEN_MAX = 16_000
 
 
-def changed_boxes(region, view, seen_header: str | None) -> list | None:
-    """The boxes an action may have changed that show something else than the page shows (``seen_header``: the
-    page's "anchor=digest" of each formation and box), or None when the whole section (or builder) must go: no
-    (or an unreadable) header, or formations or boxes that are not the same ones any more."""
+@dataclass
+class Changes:
+    """What an answer sends, against what the page shows: boxes whose digest changed, formations to draw whole
+    (new ones go before the "Add a formation" panel), formations to take away."""
+    boxes: list
+    whole: list = None
+    new: list = None
+    gone: list = None
+
+
+def page_changes(region, view, seen_header: str | None) -> Changes | None:
+    """The boxes (and formations) an action may have changed that show something else than the page shows
+    (``seen_header``: the page's "anchor=digest" of each formation and box), or None when the whole section
+    (or builder) must go: no (or an unreadable) header, or boxes that are not the same ones any more."""
     if region.kind == "share":
-        return []
+        return Changes([])
     if region.kind not in ("formation", "support", "page") or not seen_header or len(seen_header) > SEEN_MAX:
         return None
     seen = dict(_SEEN.findall(seen_header))
     if region.kind == "formation":
-        formations = [region.formation]
-        boxes = [box for column in region.formation.columns for box in column.boxes]
-        prefix = f"{region.anchor}-box-"
-    elif region.kind == "support":
-        formations, boxes, prefix = [], list(view.support_boxes), "support-box-"
-    else:
-        formations = view.formations
-        boxes = [box for f in formations for column in f.columns for box in column.boxes] + list(view.support_boxes)
-        prefix = ""
-        if {f.anchor for f in formations} != {a for a in seen if "-box-" not in a}:
+        return _section_changes(seen, [region.formation], f"{region.anchor}-box-", [])
+    if region.kind == "support":
+        return _section_changes(seen, [], "support-box-", view.support_boxes)
+    # The whole page (settings, a formation added or removed): formations in the list's order, none nested.
+    shown = [a for a in seen if "-box-" not in a]
+    if any(f.depth for f in view.formations) or view.grows_by_options or not shown or not view.formations:
+        return None
+    changes = Changes([], [], [], [a for a in shown if a not in {f.anchor for f in view.formations}])
+    for formation in view.formations:
+        if formation.anchor not in seen:
+            changes.new.append(formation)
+            continue
+        part = _section_changes(seen, [formation], f"{formation.anchor}-box-", [])
+        if part is None:
+            changes.whole.append(formation)  # another formation at this place now (one before it was removed)
+        else:
+            changes.boxes += part.boxes
+    if [f.index for f in changes.new] != list(range(len(view.formations) - len(changes.new), len(view.formations))):
+        return None  # new formations go after the others only
+    support = _section_changes(seen, [], "support-box-", view.support_boxes)
+    if support is None:
+        return None
+    changes.boxes += support.boxes
+    return changes
+
+
+def _section_changes(seen: dict, formations: list, prefix: str, boxes: list) -> Changes | None:
+    for formation in formations:
+        if seen.get(formation.anchor) != formation.shell_digest:
             return None
-    if any(seen.get(f.anchor) != f.shell_digest for f in formations):
+        boxes = [*boxes, *(box for column in formation.columns for box in column.boxes)]
+    if {box.anchor for box in boxes} != {a for a in seen if a.startswith(prefix)}:
         return None
-    if {box.anchor for box in boxes} != {a for a in seen if a.startswith(prefix) and "-box-" in a}:
-        return None
-    return [box for box in boxes if seen[box.anchor] != box.digest]
+    return Changes([box for box in boxes if seen[box.anchor] != box.digest])
 
 
 @dataclass(frozen=True)
@@ -446,8 +477,8 @@ def action_region(action: str, data: dict, view) -> Region | None:
     formations added or removed, a new variant)."""
     if action in ("add-card", "remove-card"):
         return Region("cards", "cards") if view.has_cards else None
-    if action == "settings":  # a new variant may change every diagram: see builder_action
-        return Region("page", "list-settings")
+    if action in ("settings", "add-formation", "remove-formation"):  # a new variant: see builder_action
+        return Region("page", "formations")
     if action in ("visibility", "new-link"):
         return Region("share", "share-form")
     field = _UNIT_ACTIONS.get(action)

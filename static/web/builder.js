@@ -51,11 +51,12 @@
   document.addEventListener("htmx:afterSwap", function (event) {
     // htmx also reports each out-of-band part (points, problems) as swapped; focus waits for the main part.
     if (event.detail && event.detail.target && event.target.id !== event.detail.target.id) return;
-    var builder = document.getElementById("builder");
-    var asked = builder && builder.getAttribute("data-focus");
+    var builder = document.getElementById("builder"), marker = document.getElementById("builder-focus");
+    var holder = marker && marker.getAttribute("data-focus") ? marker : builder;
+    var asked = holder && holder.getAttribute("data-focus");
     if (asked && document.getElementById(asked)) {
       remembered = null;
-      builder.removeAttribute("data-focus");
+      holder.removeAttribute("data-focus");
       document.getElementById(asked).focus({preventScroll: false});
       return;
     }

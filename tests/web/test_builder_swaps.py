@@ -43,6 +43,16 @@ def by_id(html: str, anchor: str) -> str:
     return html[at.start():element(html, at.start())[2]]
 
 
+def _end_of_div(html: str, start: int) -> int:
+    depth, pos, pattern = 0, start, re.compile(r"<(/?)div\b[^>]*>")
+    while True:
+        found = pattern.search(html, pos)
+        depth += -1 if found[1] else 1
+        pos = found.end()
+        if not depth:
+            return pos
+
+
 def parts(answer: str) -> dict[str, str]:
     """The answer's top-level elements by id, as htmx swaps them (the hx-swap-oob mark dropped)."""
     out, pos = {}, 0
@@ -54,6 +64,12 @@ def parts(answer: str) -> dict[str, str]:
         title = re.compile(r"<title>([^<]*)</title>").match(answer, pos)
         if title:  # htmx makes it the document's title
             out["title"], pos = title[1], title.end()
+            continue
+        where = re.compile(r'<div hx-swap-oob="(\w+:#[\w-]+)">').match(answer, pos)
+        if where:
+            end = _end_of_div(answer, pos)
+            out[f"oob:{where[1]}"] = answer[pos:end]
+            pos = end
             continue
         _, anchor, end = element(answer, pos)
         out[anchor] = answer[pos:end].replace(' hx-swap-oob="true"', "")
@@ -92,6 +108,16 @@ def play(client, army, name, /, **data):
     answer = response.content.decode()
     applied = before
     for anchor, html in parts(answer).items():
+        if anchor.startswith("oob:"):  # hx-swap-oob="<how>:<where>": the element's content goes there
+            how, where = anchor[4:].split(":#")
+            inner = html[html.index(">") + 1:html.rindex("</")]
+            assert how == "beforebegin", how
+            at = re.search(rf'<\w+\b[^>]*\bid="{where}"', applied).start()
+            applied = applied[:at] + inner + applied[at:]
+            continue
+        if 'hx-swap-oob="delete"' in html:
+            applied = applied.replace(by_id(applied, anchor), "", 1)
+            continue
         if anchor == "builder-alert":
             continue  # the action's own reply ("Saved."), not part of the list: a reload has none
         if anchor == "title":
@@ -219,4 +245,30 @@ def test_sharing_sends_the_share_form(player_client, army):
     before, response, sent, applied, reload = play(player_client, army, "new-link")
     army.refresh_from_db()
     assert str(army.share_token) in sent["share-form"] and str(army.share_token) not in before
+    assert normal(applied) == normal(reload)
+
+
+def test_adding_a_formation_sends_it_whole_and_moves_focus_into_it(player_client, army):
+    before, response, sent, applied, reload = play(player_client, army, "add-formation", formation="SG150")
+    assert response["HX-Retarget"] == "#list-version"
+    assert list(sent).count("oob:beforebegin:#add-formation") == 1
+    assert 'id="f1"' in sent["oob:beforebegin:#add-formation"]
+    assert 'data-focus="f1"' in sent["builder-focus"]
+    assert not [a for a in sent if a.startswith("f0-box-")]  # the first company shows what it showed
+    assert normal(applied).replace('<div id="builder-focus" data-focus="f1" hidden></div>',
+                                   '<div id="builder-focus" hidden></div>') == normal(reload)
+
+
+def test_removing_a_formation_takes_it_away_and_redraws_the_ones_after_it(player_client, army):
+    from armybuilder.lists import services as s
+
+    s.army_list_add_formation(army_list=army, formation_code="SG150")
+    third = s.army_list_add_formation(army_list=army, formation_code="SG150")
+    s.army_list_pick_unit(army_list=army, list_formation=third, box_code="SG150/hq", unit_code="SG116",
+                          size_code="two-teams")
+    before, response, sent, applied, reload = play(player_client, army, "remove-formation", formation="/formations/1")
+    assert 'hx-swap-oob="delete"' in sent["f2"]  # the last place is gone
+    # The company that was third is second now: in the same boxes as the one removed, so only its HQ box changed.
+    assert "f1-box-sg150-hq" in sent and "Panzergrenadier Company HQ" in sent["f1-box-sg150-hq"] and "f1" not in sent
+    assert "f0-head" in sent and not [a for a in sent if a.startswith("f0-box-")]
     assert normal(applied) == normal(reload)
