@@ -1,4 +1,8 @@
 """Reads: which lists a user may see, a list as a document, a list as a Force, its report."""
+import json
+import threading
+from collections import OrderedDict
+
 from django.http import Http404
 
 from armybuilder.interchange.listjson import FORMAT, VERSION, resolve_force
@@ -155,8 +159,37 @@ def army_list_document(army_list: ArmyList) -> dict:
     }
 
 
-def army_list_force(army_list: ArmyList) -> Force:
-    force, problems = resolve_force(army_list_document(army_list), DbCatalog())
+# The documents of lists as they were at a version, in this process: (list id, version) -> JSON text. Only a
+# document read whole at one committed version goes in (remember_document checks the version after reading),
+# and only a writer that will bump exactly that version reads it back (army_list_force's ``version``): its write
+# fails as stale unless the list is still at that version, so it never acts on a document that is not the list's.
+_DOCUMENTS: "OrderedDict[tuple[int, int], str]" = OrderedDict()
+_DOCUMENTS_MAX = 512
+_documents_lock = threading.Lock()
+
+
+def remember_document(army_list: ArmyList, doc: dict) -> None:
+    """Keep ``doc`` (just read for ``army_list.version``) if the list is still at that version (one query)."""
+    if army_list.pk is None or not ArmyList.objects.filter(pk=army_list.pk, version=army_list.version).exists():
+        return
+    with _documents_lock:
+        _DOCUMENTS[(army_list.pk, army_list.version)] = json.dumps(doc)
+        while len(_DOCUMENTS) > _DOCUMENTS_MAX:
+            _DOCUMENTS.popitem(last=False)
+
+
+def army_list_force(army_list: ArmyList, *, version: int | None = None, remember: bool = False) -> Force:
+    """The list as a Force. ``version``: a writer's expected version (see _DOCUMENTS); ``remember``: keep the
+    document read for the next writer (the builder does, after each answer)."""
+    doc = None
+    if version is not None and version == army_list.version:
+        text = _DOCUMENTS.get((army_list.pk, version))
+        doc = json.loads(text) if text is not None else None
+    if doc is None:
+        doc = army_list_document(army_list)
+        if remember:
+            remember_document(army_list, doc)
+    force, problems = resolve_force(doc, DbCatalog())
     if force is None:  # the database keeps references intact, so this means corrupted data
         raise ValueError("; ".join(map(str, problems)))
     return force

@@ -73,7 +73,7 @@ def builder_context(request, army_list, *, message: str = "", message_kind: str 
                     allies: bool = True) -> dict:
     """What the builder's templates draw. ``allies=False``: without the allied books (one query), for an
     answer that does not draw the "Add a formation" panel."""
-    force = army_list_force(army_list)
+    force = army_list_force(army_list, remember=True)
     report = check(force)
     allies = ally_books(army_list) if allies else []
     share_url = ""

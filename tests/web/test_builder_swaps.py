@@ -272,3 +272,4 @@ def test_removing_a_formation_takes_it_away_and_redraws_the_ones_after_it(player
     assert "f1-box-sg150-hq" in sent and "Panzergrenadier Company HQ" in sent["f1-box-sg150-hq"] and "f1" not in sent
     assert "f0-head" in sent and not [a for a in sent if a.startswith("f0-box-")]
     assert normal(applied) == normal(reload)
+
