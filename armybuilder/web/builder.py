@@ -667,18 +667,23 @@ class _Builder:
             return lambda card, pointer: True
         catalogue = self.force.handbook.catalogue
         holders = {**context.roster.formations, **context.roster.units}
+        memo = _per_book(self.force.handbook)
 
         def fits(card, pointer: str) -> bool:
             holder = holders.get(pointer)
             if holder is None or holder.force.catalogue is not catalogue:
                 return False
-            place = card_place(catalogue, holder.entry, (card.extra.get("bs") or {}).get("entry", card.code))
+            # Where the data offers the card under this entry is the data's alone: worked out once per revision.
+            key = ("card place", holder.slot.path, card.code)
+            if key not in memo:
+                place = card_place(catalogue, holder.entry, (card.extra.get("bs") or {}).get("entry", card.code))
+                memo[key] = place and (place[0], catalogue.layout(holder.entry).find(place[1]))
+            place = memo[key]
             if place is None:
                 return False
-            via, path = place
+            via, slot = place
             if via:
                 return True  # inside an entry chosen with the card: the data decides when it is made
-            slot = catalogue.layout(holder.entry).find(path)
             return slot is not None and not context.evaluation.slot_hidden(slot, holder)
 
         return fits
