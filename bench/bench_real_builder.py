@@ -3,6 +3,12 @@ view measured the same way in the same run.
 
 Budgets from issue 12, printed beside the figures (OVER marks one that is not met): every action at most
 15 ms median server time and a response of at most 40 KB; the builder page at most 30 ms.
+
+Each action is posted as the browser posts it (static/web/builder.js): with the digests of the formations and
+boxes the page shows and of the Command Cards section, read from the page before the request (not timed), so
+the answer holds what changed only. Every kind of action is measured, and the card offers the open panel
+fetches. Beside the wall time, the median CPU time of the request's thread: on a machine shared with other work
+the wall time grows with the load (printed in the header), the CPU time much less.
 Run: .venv/bin/python bench/bench_real_builder.py   (skips with a message when the library is absent)
 """
 import json
