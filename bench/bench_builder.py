@@ -16,8 +16,8 @@ REPEAT = int(os.environ.get("BENCH_REPEAT", "60"))
 
 # Measure like production: DEBUG off (no query log), a real secret key.
 os.environ.setdefault("DEBUG", "false")
-os.environ.setdefault("SECRET_KEY", "benchmark-only-secret-key-not-for-production")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "false")  # the test client speaks plain HTTP
+os.environ.setdefault("SECRET_KEY", "benchmark-only-secret-key-not-for-production")
 
 # A urlconf with the real URLs plus a trivial baseline view.
 urlpatterns = []

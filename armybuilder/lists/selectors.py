@@ -1,4 +1,8 @@
 """Reads: which lists a user may see, a list as a document, a list as a Force, its report."""
+import json
+import threading
+from collections import OrderedDict
+
 from django.http import Http404
 
 from armybuilder.interchange.listjson import FORMAT, VERSION, resolve_force
@@ -53,75 +57,89 @@ def _ref(handbook: Handbook) -> dict:
 
 
 def army_list_document(army_list: ArmyList) -> dict:
-    """The list in the JSON list format, in canonical form (same list -> same bytes). Five queries at most."""
-    formations = list(ListFormation.objects.filter(army_list=army_list)
-                      .select_related("formation__handbook", "via_box").order_by("order", "pk"))
-    units = list(ListUnit.objects.filter(army_list=army_list)
-                 .select_related("box", "unit", "size").order_by("order", "pk"))
-    upgrades = list(ListUpgrade.objects.filter(list_unit__army_list=army_list)
-                    .select_related("upgrade__group").order_by("pk"))
-    cards = list(ListCard.objects.filter(army_list=army_list).select_related("card").order_by("order", "pk"))
+    """The list in the JSON list format, in canonical form (same list -> same bytes). Four queries at most
+    (three for a book imported from BattleScribe, whose units hold selections, not upgrade rows).
 
-    formation_pointer = {f.pk: f"/formations/{i}" for i, f in enumerate(formations)}
+    Each query names only the columns the document uses (codes, not whole game-data rows with their
+    ``extra`` documents): building the document runs on every builder action, twice for some.
+    """
+    formations = list(ListFormation.objects.filter(army_list=army_list).order_by("order", "pk").values(
+        "pk", "formation__code", "formation__handbook_id", "formation__handbook__code",
+        "formation__handbook__revision", "allied", "letter", "parent_id", "via_box__code", "selections"))
+    units = list(ListUnit.objects.filter(army_list=army_list).order_by("order", "pk").values(
+        "pk", "list_formation_id", "box__code", "unit__code", "size__code", "selection", "letter", "outflank"))
+    upgrades = []
+    # Units of a book imported from BattleScribe hold selections, never upgrade rows: no query for those.
+    if army_list.handbook.source != "battlescribe" or any(unit["selection"] is None for unit in units):
+        upgrades = list(ListUpgrade.objects.filter(list_unit__army_list=army_list).order_by("pk").values_list(
+            "list_unit_id", "upgrade__group__code", "upgrade__code", "quantity", "upgrade__group__order",
+            "upgrade__order", "pk"))
+    cards = list(ListCard.objects.filter(army_list=army_list).order_by("order", "pk").values(
+        "card__code", "target_formation_id", "target_unit_id", "selection"))
+
+    formation_pointer = {f["pk"]: f"/formations/{i}" for i, f in enumerate(formations)}
     upgrades_of: dict[int, list] = {}
     for chosen in upgrades:
-        upgrades_of.setdefault(chosen.list_unit_id, []).append(chosen)
+        upgrades_of.setdefault(chosen[0], []).append(chosen)
     units_of: dict[int | None, list] = {}
     for unit in units:
-        units_of.setdefault(unit.list_formation_id, []).append(unit)
+        units_of.setdefault(unit["list_formation_id"], []).append(unit)
 
     unit_pointer = {}
 
-    def unit_doc(unit: ListUnit, pointer: str) -> dict:
-        unit_pointer[unit.pk] = pointer
-        doc = {"box": unit.box.code, "unit": unit.unit.code}
-        if unit.selection is not None:  # a book imported from BattleScribe: the selections are the unit
-            doc["entry"] = unit.selection.get("entry", "")
-            doc["selections"] = unit.selection.get("selections", [])
+    def unit_doc(unit: dict, pointer: str) -> dict:
+        unit_pointer[unit["pk"]] = pointer
+        doc = {"box": unit["box__code"], "unit": unit["unit__code"]}
+        selection = unit["selection"]
+        if selection is not None:  # a book imported from BattleScribe: the selections are the unit
+            doc["entry"] = selection.get("entry", "")
+            doc["selections"] = selection.get("selections", [])
         else:
-            doc["size"] = unit.size.code if unit.size else None
-            doc["upgrades"] = [{"upgrade": f"{u.upgrade.group.code}/{u.upgrade.code}", "quantity": u.quantity}
-                               for u in sorted(upgrades_of.get(unit.pk, []),
-                                               key=lambda u: (u.upgrade.group.order, u.upgrade.order, u.pk))]
-        if unit.letter:
-            doc["letter"] = unit.letter
-        if unit.outflank:
-            doc["outflank"] = unit.outflank
+            doc["size"] = unit["size__code"]
+            doc["upgrades"] = [{"upgrade": f"{group}/{code}", "quantity": quantity}
+                               for _, group, code, quantity, *_ in
+                               sorted(upgrades_of.get(unit["pk"], []), key=lambda u: (u[4], u[5], u[6]))]
+        if unit["letter"]:
+            doc["letter"] = unit["letter"]
+        if unit["outflank"]:
+            doc["outflank"] = unit["outflank"]
         return doc
 
     formation_docs = []
     for index, formation in enumerate(formations):
-        doc = {"formation": formation.formation.code}
-        if formation.formation.handbook_id != army_list.handbook_id:
-            doc["handbook"] = _ref(formation.formation.handbook)
-        doc["allied"] = formation.allied
-        if formation.letter:
-            doc["letter"] = formation.letter
-        if formation.parent_id:
-            doc["parent"] = formation_pointer[formation.parent_id]
-        if formation.via_box_id:
-            doc["via_box"] = formation.via_box.code
-        if formation.selections:
-            doc["selections"] = formation.selections
+        doc = {"formation": formation["formation__code"]}
+        if formation["formation__handbook_id"] != army_list.handbook_id:
+            doc["handbook"] = {"code": formation["formation__handbook__code"],
+                               "revision": formation["formation__handbook__revision"]}
+        doc["allied"] = formation["allied"]
+        if formation["letter"]:
+            doc["letter"] = formation["letter"]
+        if formation["parent_id"]:
+            doc["parent"] = formation_pointer[formation["parent_id"]]
+        if formation["via_box__code"]:
+            doc["via_box"] = formation["via_box__code"]
+        if formation["selections"]:
+            doc["selections"] = formation["selections"]
         doc["units"] = [unit_doc(u, f"/formations/{index}/units/{i}")
-                        for i, u in enumerate(units_of.get(formation.pk, []))]
+                        for i, u in enumerate(units_of.get(formation["pk"], []))]
         formation_docs.append(doc)
     support_docs = [unit_doc(u, f"/support/{i}") for i, u in enumerate(units_of.get(None, []))]
     card_docs = []
     for card in cards:
-        doc = {"card": card.card.code}
-        if card.target_formation_id:
-            doc["target"] = formation_pointer[card.target_formation_id]
-        elif card.target_unit_id:
-            doc["target"] = unit_pointer[card.target_unit_id]
-        if card.selection is not None:
-            doc["entry"] = card.selection.get("entry", "")
-            if card.selection.get("number", 1) != 1:
-                doc["number"] = card.selection["number"]
-            if card.selection.get("via"):
-                doc["via"] = card.selection["via"]
-            if card.selection.get("selections"):
-                doc["selections"] = card.selection["selections"]
+        doc = {"card": card["card__code"]}
+        if card["target_formation_id"]:
+            doc["target"] = formation_pointer[card["target_formation_id"]]
+        elif card["target_unit_id"]:
+            doc["target"] = unit_pointer[card["target_unit_id"]]
+        selection = card["selection"]
+        if selection is not None:
+            doc["entry"] = selection.get("entry", "")
+            if selection.get("number", 1) != 1:
+                doc["number"] = selection["number"]
+            if selection.get("via"):
+                doc["via"] = selection["via"]
+            if selection.get("selections"):
+                doc["selections"] = selection["selections"]
         card_docs.append(doc)
     return {
         "format": FORMAT,
@@ -141,8 +159,37 @@ def army_list_document(army_list: ArmyList) -> dict:
     }
 
 
-def army_list_force(army_list: ArmyList) -> Force:
-    force, problems = resolve_force(army_list_document(army_list), DbCatalog())
+# The documents of lists as they were at a version, in this process: (list id, version) -> JSON text. Only a
+# document read whole at one committed version goes in (remember_document checks the version after reading),
+# and only a writer that will bump exactly that version reads it back (army_list_force's ``version``): its write
+# fails as stale unless the list is still at that version, so it never acts on a document that is not the list's.
+_DOCUMENTS: "OrderedDict[tuple[int, int], str]" = OrderedDict()
+_DOCUMENTS_MAX = 512
+_documents_lock = threading.Lock()
+
+
+def remember_document(army_list: ArmyList, doc: dict) -> None:
+    """Keep ``doc`` (just read for ``army_list.version``) if the list is still at that version (one query)."""
+    if army_list.pk is None or not ArmyList.objects.filter(pk=army_list.pk, version=army_list.version).exists():
+        return
+    with _documents_lock:
+        _DOCUMENTS[(army_list.pk, army_list.version)] = json.dumps(doc)
+        while len(_DOCUMENTS) > _DOCUMENTS_MAX:
+            _DOCUMENTS.popitem(last=False)
+
+
+def army_list_force(army_list: ArmyList, *, version: int | None = None, remember: bool = False) -> Force:
+    """The list as a Force. ``version``: a writer's expected version (see _DOCUMENTS); ``remember``: keep the
+    document read for the next writer (the builder does, after each answer)."""
+    doc = None
+    if version is not None and version == army_list.version:
+        text = _DOCUMENTS.get((army_list.pk, version))
+        doc = json.loads(text) if text is not None else None
+    if doc is None:
+        doc = army_list_document(army_list)
+        if remember:
+            remember_document(army_list, doc)
+    force, problems = resolve_force(doc, DbCatalog())
     if force is None:  # the database keeps references intact, so this means corrupted data
         raise ValueError("; ".join(map(str, problems)))
     return force

@@ -55,7 +55,10 @@ def _bump(army_list: ArmyList, expected_version: int | None) -> None:
         if current is None:
             raise ListGoneError()
         raise StaleListError(current)
-    army_list.version = ArmyList.objects.values_list("version", flat=True).get(pk=army_list.pk)
+    if expected_version is not None:
+        army_list.version = expected_version + 1  # the update matched exactly that version
+    else:
+        army_list.version = ArmyList.objects.values_list("version", flat=True).get(pk=army_list.pk)
 
 
 def _next_order(queryset) -> int:
@@ -121,7 +124,7 @@ def army_list_add_formation(*, army_list: ArmyList, formation_code: str, handboo
         via_box = hb.Box.objects.filter(formation=parent.formation, code=via_box_code).first()
         if via_box is None or not via_box.choices.filter(formation=formation).exists():
             raise ListOperationError(f"{parent.formation.name} offers no option '{formation.name}'")
-    selections = _formation_choices(army_list, formation) if book.source == "battlescribe" else []
+    selections = _formation_choices(army_list, formation, expected_version) if book.source == "battlescribe" else []
     _bump(army_list, expected_version)
     return ListFormation.objects.create(army_list=army_list, formation=formation, allied=allied, parent=parent,
                                         via_box=via_box, selections=selections,
@@ -157,8 +160,9 @@ def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
     if choice is None:
         raise ListOperationError(f"the box '{box.name}' does not offer '{unit_code}'")
     unit = choice.unit
-    if box.handbook.source == "battlescribe":
-        selection = _unit_choices(army_list, list_formation, box, unit, alternative)
+    book = army_list.handbook if box.handbook_id == army_list.handbook_id else box.handbook
+    if book.source == "battlescribe":
+        selection = _unit_choices(army_list, list_formation, box, unit, alternative, expected_version)
         _bump(army_list, expected_version)
         return ListUnit.objects.create(army_list=army_list, list_formation=list_formation, box=box, unit=unit,
                                        selection=selection,
@@ -229,7 +233,7 @@ def army_list_add_card(*, army_list: ArmyList, card_code: str, target_formation:
         raise ListOperationError("a card goes to one formation or one unit, not both")
     selection = None
     if army_list.handbook.source == "battlescribe":
-        selection = _card_choices(army_list, card, target_formation or target_unit)
+        selection = _card_choices(army_list, card, target_formation or target_unit, expected_version)
     _bump(army_list, expected_version)
     return ListCard.objects.create(army_list=army_list, card=card, target_formation=target_formation,
                                    target_unit=target_unit, selection=selection,
@@ -430,9 +434,9 @@ def _root_entry(data, formation_code: str):
     return slot
 
 
-def _formation_choices(army_list: ArmyList, formation: hb.Formation) -> list:
+def _formation_choices(army_list: ArmyList, formation: hb.Formation, expected_version: int | None = None) -> list:
     """A new formation's own compulsory choices (not its units: those the player picks in its boxes)."""
-    force = army_list_force(army_list)
+    force = army_list_force(army_list, version=expected_version)
     data = handbook_data(formation.handbook_id)
     pointer = f"/formations/{len(force.formations)}"
     added = ForceFormation(pointer=pointer, index=len(force.formations), handbook=data,
@@ -445,10 +449,10 @@ def _formation_choices(army_list: ArmyList, formation: hb.Formation) -> list:
 
 
 def _unit_choices(army_list: ArmyList, list_formation: ListFormation | None, box: hb.Box, unit: hb.UnitEntry,
-                  alternative: str | None = None) -> dict:
+                  alternative: str | None = None, expected_version: int | None = None) -> dict:
     """A unit picked in a box, as the selection it is made through with its compulsory choices made (its
     default size, the cheapest way, as BattleScribe selects them)."""
-    force = army_list_force(army_list)
+    force = army_list_force(army_list, version=expected_version)
     data = handbook_data(box.handbook_id)
     box_data, unit_data = data.boxes[box.code], data.units[unit.code]
     place = box_data.extra.get("bs", {}).get("id", box.code)
@@ -482,9 +486,9 @@ def _unit_choices(army_list: ArmyList, list_formation: ListFormation | None, box
                  points=data.catalogue.points, skip_roles=())
 
 
-def _card_choices(army_list: ArmyList, card: hb.CommandCard, target) -> dict:
+def _card_choices(army_list: ArmyList, card: hb.CommandCard, target, expected_version: int | None = None) -> dict:
     """Where a card goes under its target (or the force) and its own compulsory sub-choices."""
-    force = army_list_force(army_list)
+    force = army_list_force(army_list, version=expected_version)
     data = handbook_data(army_list.handbook_id)
     catalogue = data.catalogue
     entry = card.extra.get("bs", {}).get("entry", card.code) if isinstance(card.extra, dict) else card.code
@@ -541,7 +545,7 @@ def army_list_set_selection(*, army_list: ArmyList, pointer: str, at: tuple = ()
         holder = list_object_at(army_list, pointer)
     except PointerError as exc:
         raise ListOperationError(str(exc)) from None
-    force = army_list_force(army_list)
+    force = army_list_force(army_list, version=expected_version)
     catalogue = force.handbook.catalogue
     doc = _edit(editing.set_number, force, pointer if pointer != "/" else "", _holder_doc(holder), tuple(at),
                 entry, number, points=catalogue.points)

@@ -5,8 +5,10 @@ module only arranges the diagram (columns, boxes, picks, choices), labels it in
 the game's words, and ties every issue to the element on the page it concerns.
 Nothing here touches the database.
 """
+import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from armybuilder.rules.force import Force, ForceFormation, ForceUnit
 from armybuilder.rules.gamedata import BoxData, HandbookData, UnitData, in_variant
@@ -179,6 +181,12 @@ class BoxView:
     def unit_choices(self):
         return [c for c in self.choices if not c.is_formation]
 
+    @cached_property
+    def digest(self) -> str:
+        """What the box shows (its units with their choices and problems, what can be picked), as a short
+        digest: the page keeps it on the box, and an action sends again only the boxes whose digest changed."""
+        return hashlib.blake2s(repr(self).encode(), digest_size=8).hexdigest()
+
     @property
     def formation_choices(self):
         return [c for c in self.choices if c.is_formation]
@@ -229,6 +237,15 @@ class FormationView:
     depth: int = 0
     pool: PoolView | None = None
     letter: str = ""
+
+    @property
+    def shell_digest(self) -> str:
+        """What the formation's own element shows around its parts (its classes, its columns and boxes; its
+        problems are a part of their own): when it still holds, an action can send the head, the problems and
+        the changed boxes alone."""
+        shell = (self.anchor, self.allied, self.depth,
+                 [(c.name, c.is_support, [b.anchor for b in c.boxes]) for c in self.columns])
+        return hashlib.blake2s(repr(shell).encode(), digest_size=8).hexdigest()
 
 
 @dataclass
@@ -320,8 +337,6 @@ class BuilderView:
     @property
     def cards_digest(self) -> str:
         """What the Command Cards section shows, as a short digest: an action that leaves it alone need not send it."""
-        import hashlib
-
         shown = ([(c.pointer, c.name, c.target_name, c.points, [i.message for i in c.issues]) for c in self.cards],
                  [(o.name, o.scope, o.cost, o.targets, o.available, o.limit_note) for o in self.card_offers],
                  self.report.card_points)
@@ -384,6 +399,21 @@ def group_hint(lo: int, hi: int | None) -> str:
     if lo == 0:
         return f"Up to {hi}"
     return f"Choose {lo} to {hi}"
+
+
+_BOOKS: dict[int, tuple[HandbookData, dict]] = {}
+_BOOKS_MAX = 64
+
+
+def _per_book(book: HandbookData) -> dict:
+    """A memo for what the builder works out from one book revision's game data alone. Held by the snapshot
+    object itself (armybuilder.lists.gamedata keeps one per revision): a new snapshot starts a new memo."""
+    held = _BOOKS.get(id(book))
+    if held is None or held[0] is not book:
+        if len(_BOOKS) >= _BOOKS_MAX:
+            _BOOKS.clear()
+        held = _BOOKS[id(book)] = (book, {})
+    return held[1]
 
 
 class _Builder:
@@ -457,7 +487,15 @@ class _Builder:
     # -- boxes --------------------------------------------------------------------------------------------
     def imported_choices(self, box: BoxData, book: HandbookData, formation_code: str | None) -> list[ChoiceView]:
         """A box of an imported book: each choice with its real "from" price; an entry that only groups
-        alternatives is shown as the alternatives inside it."""
+        alternatives is shown as the alternatives inside it. Game data alone decides them (not the list), so
+        they are worked out once per book revision and box."""
+        memo = _per_book(book)
+        key = ("choices", box.code, formation_code)
+        if key not in memo:
+            memo[key] = tuple(self._imported_choices(box, book, formation_code))
+        return list(memo[key])
+
+    def _imported_choices(self, box: BoxData, book: HandbookData, formation_code: str | None) -> list[ChoiceView]:
         catalogue = book.catalogue
         parent = None
         if formation_code is not None:
@@ -629,18 +667,23 @@ class _Builder:
             return lambda card, pointer: True
         catalogue = self.force.handbook.catalogue
         holders = {**context.roster.formations, **context.roster.units}
+        memo = _per_book(self.force.handbook)
 
         def fits(card, pointer: str) -> bool:
             holder = holders.get(pointer)
             if holder is None or holder.force.catalogue is not catalogue:
                 return False
-            place = card_place(catalogue, holder.entry, (card.extra.get("bs") or {}).get("entry", card.code))
+            # Where the data offers the card under this entry is the data's alone: worked out once per revision.
+            key = ("card place", holder.slot.path, card.code)
+            if key not in memo:
+                place = card_place(catalogue, holder.entry, (card.extra.get("bs") or {}).get("entry", card.code))
+                memo[key] = place and (place[0], catalogue.layout(holder.entry).find(place[1]))
+            place = memo[key]
             if place is None:
                 return False
-            via, path = place
+            via, slot = place
             if via:
                 return True  # inside an entry chosen with the card: the data decides when it is made
-            slot = catalogue.layout(holder.entry).find(path)
             return slot is not None and not context.evaluation.slot_hidden(slot, holder)
 
         return fits
@@ -725,6 +768,13 @@ def nest_formations(force: Force, views: list[FormationView]) -> list[FormationV
     return out
 
 
+def allied_offers(ally_books) -> list[AllyBookOffer]:
+    """The formations the force may take as allies, by book."""
+    return [AllyBookOffer(ally.code, ally.name, ally.nation_name,
+                          [FormationOffer(f.code, f.name, f.card_code) for f in ally.formations.values()])
+            for ally in ally_books]
+
+
 def builder_view(force: Force, report: Report, ally_books: list = ()) -> BuilderView:
     """Everything the builder (or the read-only share page) draws, from a resolved force and its report."""
     b = _Builder(force, report)
@@ -751,11 +801,7 @@ def builder_view(force: Force, report: Report, ally_books: list = ()) -> Builder
         if grows_by_options:
             note = note or f"Standard: grants {formation.grants_options} option{'' if formation.grants_options == 1 else 's'}"
         offers.append(FormationOffer(formation.code, formation.name, formation.card_code, note or ""))
-    ally_offers = []
-    for ally in ally_books:
-        ally_offers.append(AllyBookOffer(ally.code, ally.name, ally.nation_name,
-                                         [FormationOffer(f.code, f.name, f.card_code)
-                                          for f in ally.formations.values()]))
+    ally_offers = allied_offers(ally_books)
     issues = b.issue_views
     card_offers = b.card_offers()
     card_groups = [CardOfferGroup(scope, label, [o for o in card_offers if o.scope == scope])

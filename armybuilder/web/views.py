@@ -4,6 +4,7 @@ Every list URL goes through ``army_list_get_for_user`` (404 for a list that is m
 or someone else's); the share page goes through ``army_list_get_shared``.
 """
 import json
+import re
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -30,7 +31,7 @@ from armybuilder.ratelimit import client_ident, rate_limit_hit
 from armybuilder.rules import check
 
 from . import forms
-from .builder import builder_view
+from .builder import allied_offers, builder_view
 from .selectors import (allied_handbook, allied_handbooks, list_card_at, list_formation_at, list_target_at,
                         list_unit_at)
 from .services import army_list_choose_upgrade, player_display_name
@@ -64,14 +65,24 @@ def hidden_fields(request, army_list) -> str:
                        '<input type="hidden" name="version" value="{}">', get_token(request), army_list.version)
 
 
-def builder_context(request, army_list, *, message: str = "", message_kind: str = "error") -> dict:
-    force = army_list_force(army_list)
+def ally_books(army_list) -> list:
+    return [handbook_data(book.pk) for book in allied_handbooks(army_list)]
+
+
+def builder_context(request, army_list, *, message: str = "", message_kind: str = "error",
+                    allies: bool = True) -> dict:
+    """What the builder's templates draw. ``allies=False``: without the allied books (one query), for an
+    answer that does not draw the "Add a formation" panel."""
+    force = army_list_force(army_list, remember=True)
     report = check(force)
-    allies = [handbook_data(book.pk) for book in allied_handbooks(army_list)]
+    allies = ally_books(army_list) if allies else []
     share_url = ""
     if army_list.visibility == "shared":
         share_url = request.build_absolute_uri(reverse("web:shared", args=[army_list.share_token]))
-    urls = {name.replace("-", "_"): reverse("web:action", args=[army_list.public_id, name]) for name in ACTIONS}
+    # One reverse() for all the actions: their URLs differ only in the action's name, the last part.
+    base = reverse("web:action", args=[army_list.public_id, "settings"]).removesuffix("settings/")
+    urls = {name.replace("-", "_"): f"{base}{name}/" for name in ACTIONS}
+    urls["card_offers"] = reverse("web:card-offers", args=[army_list.public_id])
     return {"army_list": army_list, "view": builder_view(force, report, allies), "message": message,
             "message_kind": message_kind, "share_url": share_url, "readonly": False, "urls": urls,
             "hidden": hidden_fields(request, army_list)}
@@ -196,7 +207,33 @@ def list_export(request, public_id):
 
 def builder(request, public_id):
     army_list = own_list(request, public_id)
-    return render(request, "web/builder.html", builder_context(request, army_list))
+    context = builder_context(request, army_list)
+    # The card offers (hundreds in a real book) come with the page only without JavaScript (the panel's link);
+    # otherwise the panel fetches them when it is opened (builder_card_offers).
+    context["offers_inline"] = request.GET.get("cards") == "all"
+    return compact(render(request, "web/builder.html", context))
+
+
+@require_http_methods(["GET"])
+def builder_card_offers(request, public_id):
+    """The Command Cards panel's offers, fetched by the page (htmx) when the panel is open."""
+    army_list = own_list(request, public_id)
+    context = builder_context(request, army_list, allies=False)
+    context["hidden"] = ""  # only htmx posts these forms: it sends the version and the CSRF header itself
+    response = compact(render(request, "web/builder.html#card-offer-groups", context))
+    response["Vary"] = "HX-Request"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+_SPACE = re.compile(rb"\n\s+")
+
+
+def compact(response):
+    """The builder's HTML without its template indentation: a line break with the white space after it
+    becomes one line break, which reads the same (the builder has no <pre> or <textarea>)."""
+    response.content = _SPACE.sub(b"\n", response.content)
+    return response
 
 
 @dataclass(frozen=True)
@@ -314,6 +351,7 @@ def builder_action(request, public_id, action):
         raise Http404("No such action.")
     form = spec.form(request.POST)
     message, status = "", 200
+    variant = army_list.variant
     if not form.is_valid():
         message, status = form_problem(form), 400
     else:
@@ -325,29 +363,107 @@ def builder_action(request, public_id, action):
             message, status = str(exc)[:1].upper() + str(exc)[1:].rstrip(".") + ".", 400
     if request.htmx:
         context = builder_context(request, army_list, message=message or spec.done,
-                                  message_kind="error" if message else "ok")
+                                  message_kind="error" if message else "ok", allies=False)
+        context["hidden"] = ""  # htmx sends the version (#list-version) and the CSRF header with every post
         region = None if message else action_region(action, form.cleaned_data, context["view"])
+        if action == "settings" and army_list.variant != variant:
+            region = None  # other boxes, units, sizes and formations to offer: the whole builder
+        boxes = None
         if region is not None:
-            # Only what the action changed: its formation (or the support or cards section) in place, and the
+            # Only what the action changed. The page says what it shows (the digest of each formation and box, and
+            # of the Command Cards section): what shows the same stays out of the answer.
+            context.update(region=region,
+                           cards_unchanged=request.headers.get("X-Cards-Digest", "") == context["view"].cards_digest)
+            boxes = page_changes(region, context["view"], request.headers.get("X-Builder-Boxes"))
+            if boxes is None and region.kind in ("page", "share"):
+                region = None  # not a section of its own: the whole builder, below
+        if boxes is not None:
+            # The boxes that show something else, the head of their section, the points and the problems, all out
+            # of band; the answer's own target is the list's version.
+            if action == "add-formation" and boxes.new:
+                context["focus"] = boxes.new[-1].anchor  # focus moves into the formation just added
+            response = compact(render(request, "web/builder.html#action-boxes", {**context, "changes": boxes,
+                                                                                "boxes": boxes.boxes}))
+            return reswap(retarget(response, "#list-version"), "outerHTML")
+        if region is not None:
+            # A page that did not say what it shows: the formation (or the support or cards section) whole, the
             # points, the problems and the card offers out of band.
-            # The Command Cards section goes along only when it shows something else now (the page says what it shows).
-            unchanged = request.headers.get("X-Cards-Digest", "") == context["view"].cards_digest
-            response = render(request, "web/builder.html#action-update",
-                              {**context, "region": region, "cards_unchanged": unchanged})
+            response = compact(render(request, "web/builder.html#action-update", context))
             return reswap(retarget(response, f"#{region.anchor}"), "outerHTML")
+        context["view"].ally_offers = allied_offers(ally_books(army_list))  # the whole builder, with its panel
         if action == "add-formation" and not message and context["view"].formations:
             # Focus moves into the formation just added (the last one in the list's order).
             context["focus"] = max(context["view"].formations, key=lambda f: f.index).anchor
-        return render(request, "web/builder.html#builder", context)
+        return compact(render(request, "web/builder.html#builder", context))
     if message:
         return render(request, "web/builder.html", builder_context(request, army_list, message=message),
                       status=status)
     return redirect("web:builder", public_id=army_list.public_id)
 
 
+_SEEN = re.compile(r"([a-z0-9-]{1,200})=([0-9a-f]{16})")
+SEEN_MAX = 16_000
+
+
+@dataclass
+class Changes:
+    """What an answer sends, against what the page shows: boxes whose digest changed, formations to draw whole
+    (new ones go before the "Add a formation" panel), formations to take away."""
+    boxes: list
+    whole: list = None
+    new: list = None
+    gone: list = None
+
+
+def page_changes(region, view, seen_header: str | None) -> Changes | None:
+    """The boxes (and formations) an action may have changed that show something else than the page shows
+    (``seen_header``: the page's "anchor=digest" of each formation and box), or None when the whole section
+    (or builder) must go: no (or an unreadable) header, or boxes that are not the same ones any more."""
+    if region.kind == "share":
+        return Changes([])
+    if region.kind not in ("formation", "support", "page") or not seen_header or len(seen_header) > SEEN_MAX:
+        return None
+    seen = dict(_SEEN.findall(seen_header))
+    if region.kind == "formation":
+        return _section_changes(seen, [region.formation], f"{region.anchor}-box-", [])
+    if region.kind == "support":
+        return _section_changes(seen, [], "support-box-", view.support_boxes)
+    # The whole page (settings, a formation added or removed): formations in the list's order, none nested.
+    shown = [a for a in seen if "-box-" not in a]
+    if any(f.depth for f in view.formations) or view.grows_by_options or not shown or not view.formations:
+        return None
+    changes = Changes([], [], [], [a for a in shown if a not in {f.anchor for f in view.formations}])
+    for formation in view.formations:
+        if formation.anchor not in seen:
+            changes.new.append(formation)
+            continue
+        part = _section_changes(seen, [formation], f"{formation.anchor}-box-", [])
+        if part is None:
+            changes.whole.append(formation)  # another formation at this place now (one before it was removed)
+        else:
+            changes.boxes += part.boxes
+    if [f.index for f in changes.new] != list(range(len(view.formations) - len(changes.new), len(view.formations))):
+        return None  # new formations go after the others only
+    support = _section_changes(seen, [], "support-box-", view.support_boxes)
+    if support is None:
+        return None
+    changes.boxes += support.boxes
+    return changes
+
+
+def _section_changes(seen: dict, formations: list, prefix: str, boxes: list) -> Changes | None:
+    for formation in formations:
+        if seen.get(formation.anchor) != formation.shell_digest:
+            return None
+        boxes = [*boxes, *(box for column in formation.columns for box in column.boxes)]
+    if {box.anchor for box in boxes} != {a for a in seen if a.startswith(prefix)}:
+        return None
+    return Changes([box for box in boxes if seen[box.anchor] != box.digest])
+
+
 @dataclass(frozen=True)
 class Region:
-    kind: str  # formation | support | cards
+    kind: str  # formation | support | cards | page (settings: every box may change) | share
     anchor: str
     formation: object = None  # its FormationView
 
@@ -357,10 +473,14 @@ _UNIT_ACTIONS = {"pick": "formation", "remove-unit": "unit", "size": "unit", "up
 
 
 def action_region(action: str, data: dict, view) -> Region | None:
-    """The one part of the page an action changes, or None when it may change more (the whole builder is
-    redrawn: formations added or removed, settings)."""
+    """The part of the page an action changes, or None when it may change more (the whole builder is redrawn:
+    formations added or removed, a new variant)."""
     if action in ("add-card", "remove-card"):
         return Region("cards", "cards") if view.has_cards else None
+    if action in ("settings", "add-formation", "remove-formation"):  # a new variant: see builder_action
+        return Region("page", "formations")
+    if action in ("visibility", "new-link"):
+        return Region("share", "share-form")
     field = _UNIT_ACTIONS.get(action)
     if field is None:
         return None

@@ -51,11 +51,12 @@
   document.addEventListener("htmx:afterSwap", function (event) {
     // htmx also reports each out-of-band part (points, problems) as swapped; focus waits for the main part.
     if (event.detail && event.detail.target && event.target.id !== event.detail.target.id) return;
-    var builder = document.getElementById("builder");
-    var asked = builder && builder.getAttribute("data-focus");
+    var builder = document.getElementById("builder"), marker = document.getElementById("builder-focus");
+    var holder = marker && marker.getAttribute("data-focus") ? marker : builder;
+    var asked = holder && holder.getAttribute("data-focus");
     if (asked && document.getElementById(asked)) {
       remembered = null;
-      builder.removeAttribute("data-focus");
+      holder.removeAttribute("data-focus");
       document.getElementById(asked).focus({preventScroll: false});
       return;
     }
@@ -151,13 +152,37 @@
 
 // Command cards: find a card by name, show the ones not available now, and keep the panel as the player left
 // it (open, search text, "show all") when the builder is redrawn after adding a card.
+// The offers (hundreds in a real book) are not part of the page or of an action's answer: the open panel
+// fetches them, once for each time the Command Cards section is drawn anew.
 (function () {
   "use strict";
   var state = {open: null, text: "", all: false};
+  function load(panel) {
+    var holder = panel.querySelector("#card-offer-groups[data-src]");
+    if (!holder || !panel.open || holder.getAttribute("data-loading")) return;
+    holder.setAttribute("data-loading", "true");
+    holder.setAttribute("aria-busy", "true");
+    fetch(holder.getAttribute("data-src"), {headers: {"HX-Request": "true"}, credentials: "same-origin"})
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
+      .then(function (html) {
+        if (!holder.isConnected) return;  // the section was drawn anew meanwhile: its own panel loads
+        holder.innerHTML = html;
+        holder.removeAttribute("data-src");
+        holder.removeAttribute("aria-busy");
+        if (window.htmx) window.htmx.process(holder);
+        refresh();
+      })
+      .catch(function () {
+        holder.removeAttribute("data-loading");
+        holder.removeAttribute("aria-busy");
+        holder.textContent = "The cards could not be loaded: close and open the panel to try again.";
+      });
+  }
   function refresh() {
     var panel = document.getElementById("card-offers");
     if (!panel) return;
     if (state.open !== null) panel.open = state.open;
+    load(panel);
     var input = panel.querySelector(".card-search-input"), all = panel.querySelector(".show-all-cards");
     if (input && input.value !== state.text) input.value = state.text;
     if (all) all.checked = state.all;
@@ -188,14 +213,16 @@
     refresh();
   });
   document.addEventListener("toggle", function (event) {
-    if (event.target.id === "card-offers") state.open = event.target.open;
+    if (event.target.id !== "card-offers") return;
+    state.open = event.target.open;
+    load(event.target);
   }, true);
   document.addEventListener("htmx:afterSwap", refresh);
   document.addEventListener("htmx:oobAfterSwap", refresh);
   document.addEventListener("DOMContentLoaded", refresh);
 })();
 
-// An action redraws only the part of the builder it changed, so the list's version is kept in one place
+// An action redraws only the parts of the builder it changed, so the list's version is kept in one place
 // (#list-version, updated with every answer) and sent with every builder request instead of each form's copy.
 (function () {
   "use strict";
@@ -205,6 +232,11 @@
       event.detail.parameters["version"] = holder.getAttribute("data-version");
       var cards = document.getElementById("cards");
       if (cards && cards.getAttribute("data-digest")) event.detail.headers["X-Cards-Digest"] = cards.getAttribute("data-digest");
+      // What the page shows, formation by formation and box by box: the answer then carries only the boxes
+      // that changed.
+      var shown = document.querySelectorAll("#builder .formation[data-digest], #builder .box[data-digest]"), seen = [];
+      for (var i = 0; i < shown.length; i++) seen.push(shown[i].id + "=" + shown[i].getAttribute("data-digest"));
+      if (seen.length) event.detail.headers["X-Builder-Boxes"] = seen.join(" ");
     }
   });
 })();
