@@ -52,6 +52,14 @@ def _ref(handbook: Handbook) -> dict:
     return {"code": handbook.code, "revision": handbook.revision}
 
 
+def _named(doc: dict, row) -> None:
+    """The player's own name and notes, only when given (a list without them reads as before)."""
+    if row.custom_name:
+        doc["custom_name"] = row.custom_name
+    if row.notes:
+        doc["notes"] = row.notes
+
+
 def army_list_document(army_list: ArmyList) -> dict:
     """The list in the JSON list format, in canonical form (same list -> same bytes). Five queries at most."""
     formations = list(ListFormation.objects.filter(army_list=army_list)
@@ -87,6 +95,7 @@ def army_list_document(army_list: ArmyList) -> dict:
             doc["letter"] = unit.letter
         if unit.outflank:
             doc["outflank"] = unit.outflank
+        _named(doc, unit)
         return doc
 
     formation_docs = []
@@ -103,6 +112,7 @@ def army_list_document(army_list: ArmyList) -> dict:
             doc["via_box"] = formation.via_box.code
         if formation.selections:
             doc["selections"] = formation.selections
+        _named(doc, formation)
         doc["units"] = [unit_doc(u, f"/formations/{index}/units/{i}")
                         for i, u in enumerate(units_of.get(formation.pk, []))]
         formation_docs.append(doc)
