@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.html import format_html
@@ -30,6 +31,7 @@ from armybuilder.ratelimit import client_ident, rate_limit_hit
 from armybuilder.rules import check
 
 from . import forms
+from . import history as builder_history
 from .builder import builder_view
 from .selectors import (allied_handbook, allied_handbooks, list_card_at, list_formation_at, list_target_at,
                         list_unit_at)
@@ -58,6 +60,18 @@ def own_list(request, public_id):
     return army_list_get_for_user(user=request.user, public_id=public_id, session_key=request.session.session_key)
 
 
+def own_list_or_login(request, public_id):
+    """For pages a player opens by link: a visitor who is not logged in gets the log-in page (coming back
+    here) for any list their session does not hold, whether it exists, is someone else's or is theirs: the
+    answer says nothing about the list. Once logged in, a list that is not theirs is a 404 as before."""
+    try:
+        return own_list(request, public_id), None
+    except Http404:
+        if request.user.is_authenticated:
+            raise
+        return None, redirect_to_login(request.get_full_path(), login_url=reverse("web:login"))
+
+
 def hidden_fields(request, army_list) -> str:
     """What every builder form carries: the CSRF token (for posts without htmx) and the list's version."""
     return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
@@ -72,9 +86,12 @@ def builder_context(request, army_list, *, message: str = "", message_kind: str 
     if army_list.visibility == "shared":
         share_url = request.build_absolute_uri(reverse("web:shared", args=[army_list.share_token]))
     urls = {name.replace("-", "_"): reverse("web:action", args=[army_list.public_id, name]) for name in ACTIONS}
-    return {"army_list": army_list, "view": builder_view(force, report, allies), "message": message,
+    view = builder_view(force, report, allies)
+    return {"army_list": army_list, "view": view, "message": message,
             "message_kind": message_kind, "share_url": share_url, "readonly": False, "urls": urls,
-            "hidden": hidden_fields(request, army_list)}
+            "hidden": hidden_fields(request, army_list), "history": builder_history.history_view(army_list),
+            "book_update": builder_history.book_update_view(army_list),
+            "variant_name": dict(view.variants).get(army_list.variant, army_list.variant)}
 
 
 def form_problem(form) -> str:
@@ -188,14 +205,19 @@ def list_delete(request, public_id):
 
 
 def list_export(request, public_id):
-    body, filename = export_body(own_list(request, public_id))
+    army_list, login = own_list_or_login(request, public_id)
+    if login:
+        return login
+    body, filename = export_body(army_list)
     return download(body, filename)
 
 
 # -- the builder -------------------------------------------------------------------------------------------------
 
 def builder(request, public_id):
-    army_list = own_list(request, public_id)
+    army_list, login = own_list_or_login(request, public_id)
+    if login:
+        return login
     return render(request, "web/builder.html", builder_context(request, army_list))
 
 
@@ -302,6 +324,12 @@ ACTIONS = {
     "visibility": Action(forms.VisibilityForm, _visibility, "Sharing updated."),
     "new-link": Action(forms.VersionForm, _new_link, "New link made: the old one no longer works."),
     "setup": Action(forms.SetupForm, _setup, "Set-up saved."),
+    # history, book updates, names and notes (web/history.py)
+    "undo": Action(builder_history.VersionForm, builder_history.run_undo),
+    "redo": Action(builder_history.VersionForm, builder_history.run_redo),
+    "restore": Action(builder_history.RestoreForm, builder_history.run_restore),
+    "move-revision": Action(builder_history.MoveRevisionForm, builder_history.run_move_revision),
+    "name-notes": Action(builder_history.NameNotesForm, builder_history.run_name_notes, "Name and notes saved."),
 }
 
 
@@ -326,6 +354,8 @@ def builder_action(request, public_id, action):
     if request.htmx:
         context = builder_context(request, army_list, message=message or spec.done,
                                   message_kind="error" if message else "ok")
+        if not message and action in builder_history.UNDO_OFFERED and context["history"].can_undo:
+            context["undo_notice"] = context["history"].current.what
         region = None if message else action_region(action, form.cleaned_data, context["view"])
         if region is not None:
             # Only what the action changed: its formation (or the support or cards section) in place, and the
@@ -353,7 +383,7 @@ class Region:
 
 
 _UNIT_ACTIONS = {"pick": "formation", "remove-unit": "unit", "size": "unit", "upgrade": "unit", "select": "holder",
-                 "setup": "target"}
+                 "setup": "target", "name-notes": "target"}
 
 
 def action_region(action: str, data: dict, view) -> Region | None:
