@@ -8,7 +8,6 @@ from armybuilder.lists.revisions import revision_update_for
 from armybuilder.lists.selectors import army_list_document, army_list_report
 from armybuilder.lists.services import ListOperationError, StaleListError
 
-from ..web.conftest import afrika, army, books, player  # noqa: F401 - fixtures
 from .revision_books import afrika_revision_2
 
 pytestmark = pytest.mark.django_db
