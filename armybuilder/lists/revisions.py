@@ -166,8 +166,9 @@ class _Move:
             if unit is not None:
                 rest = segs[4:] if head == "formations" else segs[2:]
                 if rest[:1] == ["size"]:
-                    self.removed.append(Removal("size", f"{self.name_of(unit)}: size {unit.get('size')}",
-                                                self.origin.get(id(unit), ""), reason))
+                    where = self.origin.get(id(unit), "")
+                    size = self.names.get(f"{where}/size", unit.get("size"))
+                    self.removed.append(Removal("size", f"{self.name_of(unit)}: {size}", where, reason))
                     unit["size"] = None
                 elif rest[:1] == ["upgrades"] and len(rest) > 1 and _index(rest[1]) is not None:
                     upgrades = unit.get("upgrades", [])
@@ -175,8 +176,9 @@ class _Move:
                         item = upgrades[int(rest[1])]
                         if id(item) not in gone:
                             gone.add(id(item))
-                            self.removed.append(Removal("option", f"{self.name_of(unit)}: {item['upgrade']}",
-                                                        self.origin.get(id(unit), ""), reason))
+                            where = self.origin.get(id(unit), "")
+                            option = self.names.get(f"{where}/upgrades/{item['upgrade']}", item["upgrade"])
+                            self.removed.append(Removal("option", f"{self.name_of(unit)}: {option}", where, reason))
                 elif id(unit) not in gone:
                     gone.add(id(unit))
                     self.remove("unit", unit, reason)
@@ -234,13 +236,16 @@ class _Move:
 
 
 def _names(force) -> dict:
+    """Pointer -> the name a player knows it by (and "<unit>/size", "<unit>/upgrades/<code>" for its parts)."""
     names = {}
     for formation in force.formations:
         names[formation.pointer] = formation.custom_name or formation.formation.name
-        for unit in formation.units:
-            names[unit.pointer] = unit.custom_name or unit.unit.name
-    for unit in force.support:
+    for unit in force.all_units():
         names[unit.pointer] = unit.custom_name or unit.unit.name
+        if unit.size is not None:
+            names[f"{unit.pointer}/size"] = unit.size.label
+        for chosen in unit.upgrades:
+            names[f"{unit.pointer}/upgrades/{chosen.upgrade.code}"] = chosen.upgrade.name
     for card in force.cards:
         names[card.pointer] = card.card.name
     return names
