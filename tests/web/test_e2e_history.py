@@ -177,6 +177,9 @@ def test_screenshots_of_the_builder_with_history_and_update_notice(live_books, b
     page.locator("#history summary").click()
     page.get_by_role("button", name="Remove Panzer IV Tank Platoon").click()
     expect(page.locator("#undo-notice")).to_be_visible()
+    # The update notice follows the change: it reports on the list as it is now.
+    army.refresh_from_db()
+    expect(page.locator("#book-update")).to_contain_text(f"instead of {army_list_report(army).total_points} ")
     shots = []
     for width, height in ((1280, 900), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
