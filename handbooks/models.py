@@ -24,6 +24,8 @@ class GameSystem(models.Model):
     code = CodeField(unique=True)
     name = models.CharField(max_length=120)
     uses_points = models.BooleanField(default=True, help_text="False for systems balanced another way (Hail of Fire).")
+    default_points_limit = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The points limit a new list starts with (the system's usual game size).")
     description = models.TextField(blank=True)
 
     class Meta:

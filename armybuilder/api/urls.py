@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from armybuilder.events import pack_hook
 
-from . import check, events, files, gamedata, jobs, lists, tokens
+from . import check, events, files, gamedata, history, jobs, lists, tokens
 from .views import not_found
 
 app_name = "api"
@@ -56,6 +56,17 @@ urlpatterns = [
     path(LIST + "selections", lists.SelectionApi.as_view(), name="selection-set"),
     path(LIST + "cards/", lists.CardAddApi.as_view(), name="card-add"),
     path(LIST + "cards/<int:card>/", lists.CardRemoveApi.as_view(), name="card-remove"),
+    path(LIST + "formations/<int:formation>/name-notes", history.NameNotesApi.as_view(), name="formation-name-notes"),
+    path(LIST + "formations/<int:formation>/" + UNIT + "name-notes", history.NameNotesApi.as_view(),
+         name="unit-name-notes"),
+    path(LIST + "support/<int:unit>/name-notes", history.NameNotesApi.as_view(), name="support-name-notes"),
+    # history, undo and redo, book updates
+    path(LIST + "history", history.ListHistoryApi.as_view(), name="list-history"),
+    path(LIST + "history/<int:version>", history.ListHistoryEntryApi.as_view(), name="list-history-entry"),
+    path(LIST + "history/<int:version>/restore", history.ListRestoreApi.as_view(), name="list-restore"),
+    path(LIST + "undo", history.ListUndoApi.as_view(), name="list-undo"),
+    path(LIST + "redo", history.ListRedoApi.as_view(), name="list-redo"),
+    path(LIST + "book-update", history.ListBookUpdateApi.as_view(), name="list-book-update"),
     # shared lists, read-only for anyone with the link
     path("v1/shared/<uuid:share_token>/", lists.SharedDetailApi.as_view(), name="shared-detail"),
     path("v1/shared/<uuid:share_token>/export.json", lists.SharedExportApi.as_view(), name="shared-export-json"),

@@ -60,6 +60,9 @@ class ListFormation(models.Model):
     via_box = models.ForeignKey(hb.Box, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     # Books imported from BattleScribe: formation-level choices, as selections (see SELECTION_HELP).
     selections = models.JSONField(default=list, blank=True)
+    # The player's own name and notes for it, shown in the builder, the roster and every export.
+    custom_name = models.CharField(max_length=120, blank=True)
+    notes = models.TextField(blank=True)
 
     class Meta:
         ordering = ["army_list_id", "order", "pk"]
@@ -78,6 +81,8 @@ class ListUnit(models.Model):
     # Books imported from BattleScribe: {"entry": path under the formation (or force), "selections": [...]}.
     # Size and upgrades are not used for those books: the selections are what BattleScribe would hold.
     selection = models.JSONField(null=True, blank=True, help_text=SELECTION_HELP)
+    custom_name = models.CharField(max_length=120, blank=True)
+    notes = models.TextField(blank=True)
 
     class Meta:
         ordering = ["army_list_id", "order", "pk"]
@@ -113,6 +118,34 @@ class ListCard(models.Model):
             models.CheckConstraint(condition=Q(target_formation__isnull=True) | Q(target_unit__isnull=True),
                                    name="card_has_at_most_one_target"),
         ]
+
+
+class ListVersion(models.Model):
+    """One entry of a list's history: what changed, when, from which version, and the list as it was after
+    the change (its JSON document), so that any entry can be restored. ``undo_to``/``redo_to`` name the
+    versions Undo and Redo go back (or forward) to from this one (lists/history.py)."""
+
+    KINDS = [("created", "Created"), ("change", "Change"), ("undo", "Undo"), ("redo", "Redo"),
+             ("restore", "Restore"), ("revision", "Book update"), ("sharing", "Sharing")]
+
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="history")
+    version = models.PositiveIntegerField()
+    from_version = models.PositiveIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=10, choices=KINDS, default="change")
+    what = models.CharField(max_length=200)
+    document = models.JSONField()
+    undo_to = models.PositiveIntegerField(null=True, blank=True)
+    redo_to = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["army_list_id", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["army_list", "version"], name="list_version_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.army_list_id} v{self.version}: {self.what}"
 
 
 class Matchup(models.Model):

@@ -56,6 +56,14 @@ def _ref(handbook: Handbook) -> dict:
     return {"code": handbook.code, "revision": handbook.revision}
 
 
+def _named(doc: dict, row) -> None:
+    """The player's own name and notes, only when given (a list without them reads as before)."""
+    if row["custom_name"]:
+        doc["custom_name"] = row["custom_name"]
+    if row["notes"]:
+        doc["notes"] = row["notes"]
+
+
 def army_list_document(army_list: ArmyList) -> dict:
     """The list in the JSON list format, in canonical form (same list -> same bytes). Four queries at most
     (three for a book imported from BattleScribe, whose units hold selections, not upgrade rows).
@@ -65,9 +73,11 @@ def army_list_document(army_list: ArmyList) -> dict:
     """
     formations = list(ListFormation.objects.filter(army_list=army_list).order_by("order", "pk").values(
         "pk", "formation__code", "formation__handbook_id", "formation__handbook__code",
-        "formation__handbook__revision", "allied", "letter", "parent_id", "via_box__code", "selections"))
+        "formation__handbook__revision", "allied", "letter", "parent_id", "via_box__code", "selections",
+        "custom_name", "notes"))
     units = list(ListUnit.objects.filter(army_list=army_list).order_by("order", "pk").values(
-        "pk", "list_formation_id", "box__code", "unit__code", "size__code", "selection", "letter", "outflank"))
+        "pk", "list_formation_id", "box__code", "unit__code", "size__code", "selection", "letter", "outflank",
+        "custom_name", "notes"))
     upgrades = []
     # Units of a book imported from BattleScribe hold selections, never upgrade rows: no query for those.
     if army_list.handbook.source != "battlescribe" or any(unit["selection"] is None for unit in units):
@@ -103,6 +113,7 @@ def army_list_document(army_list: ArmyList) -> dict:
             doc["letter"] = unit["letter"]
         if unit["outflank"]:
             doc["outflank"] = unit["outflank"]
+        _named(doc, unit)
         return doc
 
     formation_docs = []
@@ -120,6 +131,7 @@ def army_list_document(army_list: ArmyList) -> dict:
             doc["via_box"] = formation["via_box__code"]
         if formation["selections"]:
             doc["selections"] = formation["selections"]
+        _named(doc, formation)
         doc["units"] = [unit_doc(u, f"/formations/{index}/units/{i}")
                         for i, u in enumerate(units_of.get(formation["pk"], []))]
         formation_docs.append(doc)

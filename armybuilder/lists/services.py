@@ -14,6 +14,7 @@ import dataclasses
 from armybuilder.interchange.listjson import resolve_force, validate_list_document
 from armybuilder.interchange.listjson.document import ListDocumentError, ListProblem
 from armybuilder.rules.battlescribe import editing
+from armybuilder.rules.battlescribe.catalogue import CatalogueError
 from armybuilder.rules.battlescribe.choices import alternatives
 from armybuilder.rules.battlescribe.force_tree import force_roster
 from armybuilder.rules.battlescribe.tree import SelectionData
@@ -21,6 +22,7 @@ from armybuilder.rules.force import ForceCard, ForceFormation, ForceUnit
 from handbooks import models as hb
 
 from .gamedata import handbook_data
+from .history import HISTORY_LIMIT, history_baseline, history_entry, history_record
 from .models import ArmyList, ListCard, ListFormation, ListUnit, ListUpgrade
 from .pointers import PointerError, list_object_at, pointer_of
 from .selectors import DbCatalog, army_list_force
@@ -59,6 +61,7 @@ def _bump(army_list: ArmyList, expected_version: int | None) -> None:
         army_list.version = expected_version + 1  # the update matched exactly that version
     else:
         army_list.version = ArmyList.objects.values_list("version", flat=True).get(pk=army_list.pk)
+    history_baseline(army_list, army_list.version - 1)  # only the version moved so far: this is the state before
 
 
 def _next_order(queryset) -> int:
@@ -71,10 +74,12 @@ def army_list_create(*, owner=None, session_key: str = "", handbook: hb.Handbook
     if variant and not handbook.variants.filter(code=variant).exists():
         raise ListOperationError(f"'{variant}' is not a variant of {handbook.name}")
     if points_limit is None and handbook.system.uses_points:
-        points_limit = 100 if handbook.system.code == "fow4" else None
-    return ArmyList.objects.create(owner=owner, session_key=session_key if owner is None else "", name=name[:120],
-                                   system=handbook.system, handbook=handbook, points_limit=points_limit,
-                                   variant=variant, year=year)
+        points_limit = default_points_limit(handbook)
+    army_list = ArmyList.objects.create(owner=owner, session_key=session_key if owner is None else "",
+                                        name=name[:120], system=handbook.system, handbook=handbook,
+                                        points_limit=points_limit, variant=variant, year=year)
+    history_record(army_list, "Created the list", kind="created")
+    return army_list
 
 
 @transaction.atomic
@@ -98,7 +103,27 @@ def army_list_update(*, army_list: ArmyList, expected_version: int | None = None
     ArmyList.objects.filter(pk=army_list.pk).update(**fields)
     for key, value in fields.items():
         setattr(army_list, key, value)
+    history_record(army_list, _settings_what(army_list, fields),
+                   kind="sharing" if set(fields) <= {"visibility", "share_token"} else "change")
     return army_list
+
+
+def _settings_what(army_list: ArmyList, fields: dict) -> str:
+    parts = []
+    if "name" in fields:
+        parts.append(f"name “{fields['name']}”")
+    if "points_limit" in fields:
+        parts.append(f"points limit {fields['points_limit']}" if fields["points_limit"] else "no points limit")
+    if "variant" in fields:
+        variant = army_list.handbook.variants.filter(code=fields["variant"]).values_list("name", flat=True).first()
+        parts.append(f"variant {variant}" if variant else "no variant")
+    if "year" in fields:
+        parts.append(f"year {fields['year']}" if fields["year"] else "no year")
+    if "notes" in fields:
+        parts.append("notes")
+    if "visibility" in fields:
+        return "Shared with a read-only link" if fields["visibility"] == "shared" else "Stopped sharing"
+    return "Settings: " + ", ".join(parts) if parts else "Settings saved"
 
 
 @transaction.atomic
@@ -126,9 +151,11 @@ def army_list_add_formation(*, army_list: ArmyList, formation_code: str, handboo
             raise ListOperationError(f"{parent.formation.name} offers no option '{formation.name}'")
     selections = _formation_choices(army_list, formation, expected_version) if book.source == "battlescribe" else []
     _bump(army_list, expected_version)
-    return ListFormation.objects.create(army_list=army_list, formation=formation, allied=allied, parent=parent,
-                                        via_box=via_box, selections=selections,
-                                        order=_next_order(ListFormation.objects.filter(army_list=army_list)))
+    added = ListFormation.objects.create(army_list=army_list, formation=formation, allied=allied, parent=parent,
+                                         via_box=via_box, selections=selections,
+                                         order=_next_order(ListFormation.objects.filter(army_list=army_list)))
+    history_record(army_list, f"Added {'Allied Formation ' if allied else ''}{formation.name}")
+    return added
 
 
 @transaction.atomic
@@ -136,8 +163,10 @@ def army_list_remove_formation(*, army_list: ArmyList, list_formation: ListForma
                                expected_version: int | None = None) -> None:
     if list_formation.army_list_id != army_list.pk:
         raise ListOperationError("that formation belongs to another list")
+    name = list_formation.custom_name or list_formation.formation.name
     _bump(army_list, expected_version)
     list_formation.delete()
+    history_record(army_list, f"Removed {name}")
 
 
 @transaction.atomic
@@ -164,26 +193,32 @@ def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
     if book.source == "battlescribe":
         selection = _unit_choices(army_list, list_formation, box, unit, alternative, expected_version)
         _bump(army_list, expected_version)
-        return ListUnit.objects.create(army_list=army_list, list_formation=list_formation, box=box, unit=unit,
-                                       selection=selection,
-                                       order=_next_order(ListUnit.objects.filter(army_list=army_list,
-                                                                                 list_formation=list_formation)))
+        picked = ListUnit.objects.create(army_list=army_list, list_formation=list_formation, box=box, unit=unit,
+                                         selection=selection,
+                                         order=_next_order(ListUnit.objects.filter(army_list=army_list,
+                                                                                   list_formation=list_formation)))
+        history_record(army_list, f"Added {unit.name}")
+        return picked
     sizes = list(unit.sizes.all())
     size = next((s for s in sizes if s.code == size_code), None) if size_code else (sizes[0] if len(sizes) == 1 else None)
     if size_code and size is None:
         raise ListOperationError(f"{unit.name} has no size '{size_code}'")
     _bump(army_list, expected_version)
-    return ListUnit.objects.create(army_list=army_list, list_formation=list_formation, box=box, unit=unit, size=size,
-                                   order=_next_order(ListUnit.objects.filter(army_list=army_list,
-                                                                             list_formation=list_formation)))
+    picked = ListUnit.objects.create(army_list=army_list, list_formation=list_formation, box=box, unit=unit, size=size,
+                                     order=_next_order(ListUnit.objects.filter(army_list=army_list,
+                                                                               list_formation=list_formation)))
+    history_record(army_list, f"Added {unit.name}")
+    return picked
 
 
 @transaction.atomic
 def army_list_remove_unit(*, army_list: ArmyList, list_unit: ListUnit, expected_version: int | None = None) -> None:
     if list_unit.army_list_id != army_list.pk:
         raise ListOperationError("that unit belongs to another list")
+    name = list_unit.custom_name or list_unit.unit.name
     _bump(army_list, expected_version)
     list_unit.delete()
+    history_record(army_list, f"Removed {name}")
 
 
 @transaction.atomic
@@ -197,6 +232,7 @@ def army_list_set_size(*, army_list: ArmyList, list_unit: ListUnit, size_code: s
     _bump(army_list, expected_version)
     list_unit.size = size
     ListUnit.objects.filter(pk=list_unit.pk).update(size=size)
+    history_record(army_list, f"{list_unit.unit.name}: {size.label}")
     return list_unit
 
 
@@ -216,8 +252,10 @@ def army_list_set_upgrade(*, army_list: ArmyList, list_unit: ListUnit, upgrade_c
     _bump(army_list, expected_version)
     if quantity == 0:
         ListUpgrade.objects.filter(list_unit=list_unit, upgrade=upgrade).delete()
+        history_record(army_list, f"{list_unit.unit.name}: dropped {upgrade.name}")
     else:
         ListUpgrade.objects.update_or_create(list_unit=list_unit, upgrade=upgrade, defaults={"quantity": quantity})
+        history_record(army_list, f"{list_unit.unit.name}: {upgrade.name}" + (f" ×{quantity}" if quantity > 1 else ""))
 
 
 @transaction.atomic
@@ -235,17 +273,21 @@ def army_list_add_card(*, army_list: ArmyList, card_code: str, target_formation:
     if army_list.handbook.source == "battlescribe":
         selection = _card_choices(army_list, card, target_formation or target_unit, expected_version)
     _bump(army_list, expected_version)
-    return ListCard.objects.create(army_list=army_list, card=card, target_formation=target_formation,
-                                   target_unit=target_unit, selection=selection,
-                                   order=_next_order(ListCard.objects.filter(army_list=army_list)))
+    added = ListCard.objects.create(army_list=army_list, card=card, target_formation=target_formation,
+                                    target_unit=target_unit, selection=selection,
+                                    order=_next_order(ListCard.objects.filter(army_list=army_list)))
+    history_record(army_list, f"Added the card {card.name}")
+    return added
 
 
 @transaction.atomic
 def army_list_remove_card(*, army_list: ArmyList, list_card: ListCard, expected_version: int | None = None) -> None:
     if list_card.army_list_id != army_list.pk:
         raise ListOperationError("that card belongs to another list")
+    name = list_card.card.name
     _bump(army_list, expected_version)
     list_card.delete()
+    history_record(army_list, f"Removed the card {name}")
 
 
 def army_list_import(*, doc, owner=None, session_key: str = "", name: str | None = None) -> ArmyList:
@@ -259,15 +301,33 @@ def army_list_import(*, doc, owner=None, session_key: str = "", name: str | None
     return _write_document(doc, owner=owner, session_key=session_key, name=name)
 
 
-@transaction.atomic
-def _write_document(doc: dict, *, owner, session_key: str, name: str | None) -> ArmyList:
-    """Write a resolved document with a fixed number of queries, whatever the list's size."""
+def _books_of(doc: dict) -> tuple[hb.Handbook, dict]:
     system = doc["system"]
     refs = {(doc["handbook"]["code"], doc["handbook"]["revision"])}
     refs |= {(f["handbook"]["code"], f["handbook"]["revision"]) for f in doc.get("formations", []) if "handbook" in f}
     books = {(b.code, b.revision): b for b in hb.Handbook.objects.select_related("system").filter(
         system__code=system, code__in={c for c, _ in refs}) if (b.code, b.revision) in refs}
-    handbook = books[(doc["handbook"]["code"], doc["handbook"]["revision"])]
+    return books[(doc["handbook"]["code"], doc["handbook"]["revision"])], books
+
+
+@transaction.atomic
+def _write_document(doc: dict, *, owner, session_key: str, name: str | None) -> ArmyList:
+    """Write a resolved document with a fixed number of queries, whatever the list's size."""
+    handbook, books = _books_of(doc)
+    army_list = ArmyList.objects.create(
+        owner=owner, session_key=session_key if owner is None else "", name=(name or doc["name"])[:120],
+        system=handbook.system, handbook=handbook, points_limit=doc.get("points_limit"),
+        variant=doc.get("variant") or "", year=doc.get("year"), notes=doc.get("notes", ""),
+        selections=doc.get("selections", []),
+    )
+    _write_parts(army_list, doc, handbook, books)
+    history_record(army_list, "Created the list" if name is None else f"Created the list as “{army_list.name}”",
+                   kind="created")
+    return army_list
+
+
+def _write_parts(army_list: ArmyList, doc: dict, handbook: hb.Handbook, books: dict) -> None:
+    """The formations, units, options and cards of a resolved document, into a list that has none."""
 
     def book_of(item) -> hb.Handbook:
         return books[(item["handbook"]["code"], item["handbook"]["revision"])] if "handbook" in item else handbook
@@ -288,18 +348,13 @@ def _write_document(doc: dict, *, owner, session_key: str, name: str | None) -> 
     cards = {c.code: c for c in hb.CommandCard.objects.filter(
         handbook=handbook, code__in={c["card"] for c in doc.get("cards", [])})}
 
-    army_list = ArmyList.objects.create(
-        owner=owner, session_key=session_key if owner is None else "", name=(name or doc["name"])[:120],
-        system=handbook.system, handbook=handbook, points_limit=doc.get("points_limit"),
-        variant=doc.get("variant") or "", year=doc.get("year"), notes=doc.get("notes", ""),
-        selections=doc.get("selections", []),
-    )
     list_formations = []
     for index, item in enumerate(doc.get("formations", [])):
         book = book_of(item)
         list_formations.append(ListFormation(
             army_list=army_list, formation=formations[(book.pk, item["formation"])], allied=item.get("allied", False),
             order=index, letter=item.get("letter", ""), selections=item.get("selections", []),
+            custom_name=item.get("custom_name", ""), notes=item.get("notes", ""),
             via_box=boxes[(book.pk, item["via_box"])] if "via_box" in item else None))
     ListFormation.objects.bulk_create(list_formations)
     with_parent = []
@@ -321,7 +376,8 @@ def _write_document(doc: dict, *, owner, session_key: str, name: str | None) -> 
         size = sizes[(unit.pk, unit_doc["size"])] if unit_doc.get("size") else None
         list_unit = ListUnit(army_list=army_list, list_formation=list_formation, box=boxes[(book.pk, unit_doc["box"])],
                              unit=unit, size=size, order=order, letter=unit_doc.get("letter", ""),
-                             outflank=unit_doc.get("outflank", ""), selection=selection)
+                             outflank=unit_doc.get("outflank", ""), selection=selection,
+                             custom_name=unit_doc.get("custom_name", ""), notes=unit_doc.get("notes", ""))
         list_units.append((list_unit, unit_doc, unit))
         by_pointer[pointer] = list_unit
 
@@ -354,7 +410,6 @@ def _write_document(doc: dict, *, owner, session_key: str, name: str | None) -> 
                                    target_formation=target if isinstance(target, ListFormation) else None,
                                    target_unit=target if isinstance(target, ListUnit) else None))
     ListCard.objects.bulk_create(list_cards)
-    return army_list
 
 
 def army_list_copy(*, army_list: ArmyList, owner=None, session_key: str = "", name: str | None = None) -> ArmyList:
@@ -385,6 +440,7 @@ def army_list_new_share_link(*, army_list: ArmyList, expected_version: int | Non
     _bump(army_list, expected_version)
     army_list.share_token = uuid.uuid4()
     ArmyList.objects.filter(pk=army_list.pk).update(share_token=army_list.share_token)
+    history_record(army_list, "New share link (the old one stopped working)", kind="sharing")
     return army_list
 
 
@@ -416,6 +472,9 @@ def army_list_set_setup(*, army_list: ArmyList, list_unit: ListUnit | None = Non
     type(target).objects.filter(pk=target.pk).update(**fields)
     for key, value in fields.items():
         setattr(target, key, value)
+    name = target.unit.name if isinstance(target, ListUnit) else target.formation.name
+    history_record(army_list, f"Set-up of {name}: " + ", ".join(
+        f"{k} {v}" if v else f"no {k}" for k, v in fields.items()))
 
 
 # -- books imported from BattleScribe: the list holds the selections themselves --------------------------
@@ -522,6 +581,13 @@ def _selections_by_pointer(force):
         yield pointer, sel.entry
 
 
+def _entry_name(catalogue, path: str) -> str:
+    try:
+        return catalogue.resolve(path.rsplit("::", 1)[-1]).name
+    except CatalogueError:  # a name for the history line only: an unreadable path is already refused above
+        return ""
+
+
 def _holder_doc(obj):
     if isinstance(obj, ArmyList):
         return list(obj.selections or [])
@@ -559,4 +625,143 @@ def army_list_set_selection(*, army_list: ArmyList, pointer: str, at: tuple = ()
         if isinstance(holder, ListCard):
             doc = {**(holder.selection or {}), **doc}
         type(holder).objects.filter(pk=holder.pk).update(selection=doc)
+    name = _entry_name(catalogue, entry)
+    history_record(army_list, f"Chose {name or 'an option'}" + (f" ×{number}" if number > 1 else "")
+                   if number else f"Dropped {name or 'an option'}")
     return holder
+
+
+# -- defaults -----------------------------------------------------------------------------------------------------
+def default_points_limit(handbook: hb.Handbook) -> int | None:
+    """A new list's points limit, from the system's data file (``default_points_limit``: its usual game
+    size). None when the system has no points or its data names no size: no limit beats a wrong one
+    (Operation WW2's one squad costs 180, so the old fixed 100 made every new list illegal)."""
+    system = handbook.system
+    return system.default_points_limit if system.uses_points else None
+
+
+# -- names and notes ----------------------------------------------------------------------------------------------
+MAX_CUSTOM_NAME = 120
+MAX_ITEM_NOTES = 2000
+
+
+@transaction.atomic
+def army_list_set_name_notes(*, army_list: ArmyList, target: ListFormation | ListUnit, custom_name: str | None = None,
+                             notes: str | None = None, expected_version: int | None = None) -> None:
+    """The player's own name and notes for a formation or a unit (empty clears them)."""
+    if target is None or target.army_list_id != army_list.pk:
+        raise ListOperationError("that unit or formation belongs to another list")
+    fields = {}
+    if custom_name is not None:
+        custom_name = " ".join(custom_name.split())
+        if len(custom_name) > MAX_CUSTOM_NAME:
+            raise ListOperationError(f"a name is at most {MAX_CUSTOM_NAME} characters (this one has {len(custom_name)})")
+        fields["custom_name"] = custom_name
+    if notes is not None:
+        notes = notes.replace("\r\n", "\n").strip()
+        if len(notes) > MAX_ITEM_NOTES:
+            raise ListOperationError(f"notes are at most {MAX_ITEM_NOTES} characters (these have {len(notes)})")
+        fields["notes"] = notes
+    if not fields:
+        raise ListOperationError("give a name or notes")
+    if all(getattr(target, k) == v for k, v in fields.items()):
+        return  # nothing changes: no new version
+    book_name = target.unit.name if isinstance(target, ListUnit) else target.formation.name
+    _bump(army_list, expected_version)
+    type(target).objects.filter(pk=target.pk).update(**fields)
+    for key, value in fields.items():
+        setattr(target, key, value)
+    said = []
+    if "custom_name" in fields:
+        said.append(f"named “{fields['custom_name']}”" if fields["custom_name"] else "name cleared")
+    if "notes" in fields:
+        said.append("notes changed" if fields["notes"] else "notes cleared")
+    history_record(army_list, f"{book_name}: {', '.join(said)}")
+
+
+# -- history: restore, undo, redo ---------------------------------------------------------------------------------
+def _replace_contents(army_list: ArmyList, doc: dict) -> None:
+    """Make the list hold exactly ``doc`` (its settings, book revision and contents); its owner, sharing and
+    identity stay. Refuses, writing nothing, when the document no longer resolves against the game data."""
+    problems = validate_list_document(doc)
+    if not problems:
+        _, problems = resolve_force(doc, DbCatalog())
+    if problems:
+        raise ListOperationError(f"that version can no longer be restored: {problems[0]}")
+    handbook, books = _books_of(doc)
+    ListCard.objects.filter(army_list=army_list).delete()
+    ListUnit.objects.filter(army_list=army_list).delete()
+    ListFormation.objects.filter(army_list=army_list).delete()
+    fields = {"name": doc["name"][:120], "handbook": handbook, "points_limit": doc.get("points_limit"),
+              "variant": doc.get("variant") or "", "year": doc.get("year"), "notes": doc.get("notes", ""),
+              "selections": doc.get("selections", [])}
+    ArmyList.objects.filter(pk=army_list.pk).update(**fields)
+    for key, value in fields.items():
+        setattr(army_list, key, value)
+    _write_parts(army_list, doc, handbook, books)
+
+
+def _history_step(army_list: ArmyList, expected_version: int | None, pick) -> None:
+    current_version = army_list.version if expected_version is None else expected_version
+    current = history_entry(army_list, current_version)
+    target_version, kind, what, undo_to, redo_to = pick(current)
+    target = history_entry(army_list, target_version) if target_version is not None else None
+    if target is None:
+        raise ListOperationError(f"version {target_version} is no longer kept (the newest {HISTORY_LIMIT} are)")
+    _bump(army_list, expected_version)
+    _replace_contents(army_list, target.document)
+    history_record(army_list, what(target), kind=kind, undo_to=undo_to(target), redo_to=redo_to(target),
+                   document=target.document)
+
+
+@transaction.atomic
+def army_list_restore(*, army_list: ArmyList, version: int, expected_version: int | None = None) -> None:
+    """Bring back an earlier version as a new version (history stays whole: this too can be undone)."""
+    before = army_list.version if expected_version is None else expected_version
+
+    def pick(current):
+        return (version, "restore", lambda t: f"Restored version {t.version} ({t.what})",
+                lambda t: before, lambda t: None)
+    if version == before:
+        raise ListOperationError(f"version {version} is the list as it is now")
+    _history_step(army_list, expected_version, pick)
+
+
+@transaction.atomic
+def army_list_undo(*, army_list: ArmyList, expected_version: int | None = None) -> None:
+    def pick(current):
+        if current is None or current.undo_to is None:
+            raise ListOperationError("there is nothing to undo")
+        return (current.undo_to, "undo", lambda t: f"Undid “{current.what}”",
+                lambda t: t.undo_to, lambda t: current.version)
+    _history_step(army_list, expected_version, pick)
+
+
+@transaction.atomic
+def army_list_redo(*, army_list: ArmyList, expected_version: int | None = None) -> None:
+    def pick(current):
+        if current is None or current.redo_to is None:
+            raise ListOperationError("there is nothing to redo")
+        return (current.redo_to, "redo", lambda t: f"Redid “{t.what}”",
+                lambda t: current.version, lambda t: t.redo_to)
+    _history_step(army_list, expected_version, pick)
+
+
+# -- book updates ---------------------------------------------------------------------------------------------------
+@transaction.atomic
+def army_list_move_to_revision(*, army_list: ArmyList, revision: int | None = None,
+                               expected_version: int | None = None) -> None:
+    """Move the list to the newest revision of its book (or ``revision``), as a new version: what the new
+    revision no longer offers is dropped, as the update report (lists/revisions.py) says. Undo goes back."""
+    from .revisions import RevisionError, revision_update_for
+
+    try:
+        update = revision_update_for(army_list, revision=revision)
+    except RevisionError as exc:
+        raise ListOperationError(str(exc)) from None
+    if update is None:
+        raise ListOperationError(f"{army_list.handbook.name} has no newer revision")
+    _bump(army_list, expected_version)
+    _replace_contents(army_list, update.document)
+    history_record(army_list, f"Moved to revision {update.to_revision} of {update.book_name}"
+                   + (f" ({update.summary})" if update.summary else ""), kind="revision")

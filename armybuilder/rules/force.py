@@ -29,6 +29,8 @@ class ForceUnit:
     # Books imported from BattleScribe: the unit's selection (entry path under its formation, or under the
     # force for support) with everything chosen below it. Size and upgrades stay empty for those books.
     selection: SelectionData | None = None
+    custom_name: str = ""  # the player's own name and notes for the unit
+    notes: str = ""
 
     @property
     def teams(self) -> int:
@@ -52,6 +54,8 @@ class ForceFormation:
     letter: str = ""
     # Books imported from BattleScribe: formation-level choices (units are in ``units``).
     selections: tuple = ()  # SelectionData
+    custom_name: str = ""  # the player's own name and notes for the formation
+    notes: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -134,6 +134,8 @@ class UnitView:
     container: str = ""  # imported books: the entry the unit was chosen inside ("[Reconnaissance] Support")
     has_hidden: bool = False  # imported books: options the data hides here (behind "show hidden")
     warnings: list = field(default_factory=list)  # imported books: counts that do not add up
+    custom_name: str = ""  # the player's own name and notes (builder_names.html)
+    notes: str = ""
 
     @property
     def outflank_label(self) -> str:
@@ -237,6 +239,8 @@ class FormationView:
     depth: int = 0
     pool: PoolView | None = None
     letter: str = ""
+    custom_name: str = ""  # the player's own name and notes (builder_names.html)
+    notes: str = ""
 
     @property
     def shell_digest(self) -> str:
@@ -435,7 +439,8 @@ class _Builder:
         self.where[anchor] = unit.unit.name
         teams = self.report.figures.get("unit_teams", {}).get(unit.pointer, 0)
         view = UnitView(unit.pointer, anchor, unit.unit.name, unit.unit.card_code,
-                        self.report.unit_points.get(unit.pointer, 0), teams, "", [], [], choices=[])
+                        self.report.unit_points.get(unit.pointer, 0), teams, "", [], [], choices=[],
+                        custom_name=unit.custom_name, notes=unit.notes)
         if sel is not None:
             shown = unit_choice_view(context.evaluation, sel, points=sel.force.catalogue.points, key=anchor)
             view.name, view.container, view.choices = shown.name, shown.container, shown.groups
@@ -482,7 +487,8 @@ class _Builder:
             option_cost = choice.option_cost if choice else 0
         return UnitView(unit.pointer, anchor, data.name, data.card_code, self.report.unit_points.get(unit.pointer, 0),
                         unit.teams, unit.size.label if unit.size else "", sizes, groups, letter=unit.letter or "",
-                        outflank=unit.outflank or "", option_cost=option_cost)
+                        outflank=unit.outflank or "", option_cost=option_cost, custom_name=unit.custom_name,
+                        notes=unit.notes)
 
     # -- boxes --------------------------------------------------------------------------------------------
     def imported_choices(self, box: BoxData, book: HandbookData, formation_code: str | None) -> list[ChoiceView]:
@@ -608,7 +614,8 @@ class _Builder:
                              book.name if book.key != self.force.handbook.key else "",
                              self.report.formation_points.get(formation.pointer, 0), list(columns.values()),
                              parent_name=parent_name, via_box_name=formation.via_box.name if formation.via_box else "",
-                             pool=pool, letter=formation.letter or "")
+                             pool=pool, letter=formation.letter or "", custom_name=formation.custom_name,
+                             notes=formation.notes)
 
     # -- cards --------------------------------------------------------------------------------------------
     def card_views(self) -> list[CardView]:

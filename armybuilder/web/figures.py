@@ -20,6 +20,20 @@ class FigureRow:
     label: str
     value: str
     detail: str = ""
+    help: str = ""  # what the figure means, for the tooltip (docs/builder.md says the same)
+
+
+# What the Flames of War figures mean (our own words; docs/builder.md explains them at more length).
+FIGURE_HELP = {
+    "formations": "Formations in the force, allied ones included.",
+    "purchases": "The units you chose: one for each pick in a box of a formation, the support or an ally.",
+    "game_units": "The units you put on the table. One purchase can field more than one (its transports can be "
+                  "a unit of their own), so this can be higher than Units bought.",
+    "teams": "Every team (model or base) in the force.",
+    "observers": "Units that can spot for artillery.",
+    "reserves_on_table_max": "In missions with Reserves, at most 60% of the agreed points may start on the table.",
+    "command_cards": "Command Cards taken, force cards and cards given to a formation or a unit.",
+}
 
 
 @dataclass
@@ -148,7 +162,8 @@ def waf_groups(force: Force, report: Report) -> list[FigureGroup]:
 
 
 def generic_groups(force: Force, report: Report) -> list[FigureGroup]:
-    rows = [FigureRow(FIGURE_LABELS.get(k, k.replace("_", " ").capitalize()), _number(v))
+    rows = [FigureRow(FIGURE_LABELS.get(k, k.replace("_", " ").capitalize()), _number(v),
+                      help=FIGURE_HELP.get(k, "") if force.system == "fow4" else "")
             for k, v in report.figures.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)]
     return [FigureGroup("", rows)] if rows else []
 

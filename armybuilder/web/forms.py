@@ -30,12 +30,13 @@ class NewListForm(forms.Form):
                            help_text="Optional: you can rename it any time.")
 
     def grouped_books(self):
-        """(system name, [(pk, label, uses points)]) for the book picker's option groups."""
+        """(system name, [(pk, label, uses points, default points limit)]) for the book picker's option groups."""
         groups: dict[str, list] = {}
         field = self.fields["handbook"]
         for book in field.queryset:
             groups.setdefault(book.system.name, []).append((book.pk, field.label_from_instance(book),
-                                                            book.system.uses_points))
+                                                            book.system.uses_points,
+                                                            book.system.default_points_limit))
         return list(groups.items())
 
     def clean(self):

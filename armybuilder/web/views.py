@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.html import format_html
@@ -31,6 +32,7 @@ from armybuilder.ratelimit import client_ident, rate_limit_hit
 from armybuilder.rules import check
 
 from . import forms
+from . import history as builder_history
 from .builder import allied_offers, builder_view
 from .selectors import (allied_handbook, allied_handbooks, list_card_at, list_formation_at, list_target_at,
                         list_unit_at)
@@ -59,6 +61,18 @@ def own_list(request, public_id):
     return army_list_get_for_user(user=request.user, public_id=public_id, session_key=request.session.session_key)
 
 
+def own_list_or_login(request, public_id):
+    """For pages a player opens by link: a visitor who is not logged in gets the log-in page (coming back
+    here) for any list their session does not hold, whether it exists, is someone else's or is theirs: the
+    answer says nothing about the list. Once logged in, a list that is not theirs is a 404 as before."""
+    try:
+        return own_list(request, public_id), None
+    except Http404:
+        if request.user.is_authenticated:
+            raise
+        return None, redirect_to_login(request.get_full_path(), login_url=reverse("web:login"))
+
+
 def hidden_fields(request, army_list) -> str:
     """What every builder form carries: the CSRF token (for posts without htmx) and the list's version."""
     return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
@@ -83,9 +97,12 @@ def builder_context(request, army_list, *, message: str = "", message_kind: str 
     base = reverse("web:action", args=[army_list.public_id, "settings"]).removesuffix("settings/")
     urls = {name.replace("-", "_"): f"{base}{name}/" for name in ACTIONS}
     urls["card_offers"] = reverse("web:card-offers", args=[army_list.public_id])
-    return {"army_list": army_list, "view": builder_view(force, report, allies), "message": message,
+    view = builder_view(force, report, allies)
+    return {"army_list": army_list, "view": view, "message": message,
             "message_kind": message_kind, "share_url": share_url, "readonly": False, "urls": urls,
-            "hidden": hidden_fields(request, army_list)}
+            "hidden": hidden_fields(request, army_list), "history": builder_history.history_view(army_list),
+            "book_update": builder_history.book_update_view(army_list),
+            "variant_name": dict(view.variants).get(army_list.variant, army_list.variant)}
 
 
 def form_problem(form) -> str:
@@ -199,14 +216,19 @@ def list_delete(request, public_id):
 
 
 def list_export(request, public_id):
-    body, filename = export_body(own_list(request, public_id))
+    army_list, login = own_list_or_login(request, public_id)
+    if login:
+        return login
+    body, filename = export_body(army_list)
     return download(body, filename)
 
 
 # -- the builder -------------------------------------------------------------------------------------------------
 
 def builder(request, public_id):
-    army_list = own_list(request, public_id)
+    army_list, login = own_list_or_login(request, public_id)
+    if login:
+        return login
     context = builder_context(request, army_list)
     # The card offers (hundreds in a real book) come with the page only without JavaScript (the panel's link);
     # otherwise the panel fetches them when it is opened (builder_card_offers).
@@ -227,12 +249,23 @@ def builder_card_offers(request, public_id):
 
 
 _SPACE = re.compile(rb"\n\s+")
+_KEEP = re.compile(rb"(<(textarea|pre)\b.*?</\2>)", re.S | re.I)
 
 
 def compact(response):
     """The builder's HTML without its template indentation: a line break with the white space after it
-    becomes one line break, which reads the same (the builder has no <pre> or <textarea>)."""
-    response.content = _SPACE.sub(b"\n", response.content)
+    becomes one line break, which reads the same. What a <textarea> or <pre> holds (a unit's notes, as the
+    player typed them) is kept as it is."""
+    parts = _KEEP.split(response.content)
+    # split() with two groups gives: text, the kept block, its tag name, text, …
+    out = []
+    for index, part in enumerate(parts):
+        kind = index % 3
+        if kind == 0:
+            out.append(_SPACE.sub(b"\n", part))
+        elif kind == 1:
+            out.append(part)
+    response.content = b"".join(out)
     return response
 
 
@@ -339,6 +372,12 @@ ACTIONS = {
     "visibility": Action(forms.VisibilityForm, _visibility, "Sharing updated."),
     "new-link": Action(forms.VersionForm, _new_link, "New link made: the old one no longer works."),
     "setup": Action(forms.SetupForm, _setup, "Set-up saved."),
+    # history, book updates, names and notes (web/history.py)
+    "undo": Action(builder_history.VersionForm, builder_history.run_undo),
+    "redo": Action(builder_history.VersionForm, builder_history.run_redo),
+    "restore": Action(builder_history.RestoreForm, builder_history.run_restore),
+    "move-revision": Action(builder_history.MoveRevisionForm, builder_history.run_move_revision),
+    "name-notes": Action(builder_history.NameNotesForm, builder_history.run_name_notes, "Name and notes saved."),
 }
 
 
@@ -365,6 +404,8 @@ def builder_action(request, public_id, action):
         context = builder_context(request, army_list, message=message or spec.done,
                                   message_kind="error" if message else "ok", allies=False)
         context["hidden"] = ""  # htmx sends the version (#list-version) and the CSRF header with every post
+        if not message and action in builder_history.UNDO_OFFERED and context["history"].can_undo:
+            context["undo_notice"] = context["history"].current.what
         region = None if message else action_region(action, form.cleaned_data, context["view"])
         if action == "settings" and army_list.variant != variant:
             region = None  # other boxes, units, sizes and formations to offer: the whole builder
@@ -469,7 +510,7 @@ class Region:
 
 
 _UNIT_ACTIONS = {"pick": "formation", "remove-unit": "unit", "size": "unit", "upgrade": "unit", "select": "holder",
-                 "setup": "target"}
+                 "setup": "target", "name-notes": "target"}
 
 
 def action_region(action: str, data: dict, view) -> Region | None:

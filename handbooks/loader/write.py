@@ -29,7 +29,8 @@ def write_system(doc: dict) -> tuple[m.GameSystem, bool, bool]:
     )
     system_created = created
     changed = created
-    fields = {"name": doc["name"], "uses_points": doc.get("uses_points", True), "description": doc.get("description", "")}
+    fields = {"name": doc["name"], "uses_points": doc.get("uses_points", True), "description": doc.get("description", ""),
+              "default_points_limit": doc.get("default_points_limit")}
     if any(getattr(system, k) != v for k, v in fields.items()):
         for k, v in fields.items():
             setattr(system, k, v)

@@ -67,9 +67,11 @@
   });
 })();
 
-// Start page: the points limit only matters for systems with points; hide it for the others.
+// Start page: the points limit only matters for systems with points; hide it for the others. It starts at the
+// system's usual game size (from its data) until the player types their own.
 (function () {
   "use strict";
+  var typed = false;
   function sync() {
     var select = document.getElementById("id_handbook");
     var field = document.getElementById("points-field");
@@ -78,11 +80,20 @@
     var noPoints = option && option.getAttribute("data-uses-points") === "false";
     field.hidden = noPoints;
     var input = document.getElementById("id_points_limit");
-    if (input) input.disabled = noPoints;
+    if (input) {
+      input.disabled = noPoints;
+      var fallback = option && option.getAttribute("data-default-points");
+      if (!typed && fallback) input.value = fallback;
+    }
   }
   document.addEventListener("DOMContentLoaded", function () {
     var select = document.getElementById("id_handbook");
     if (!select) return;
+    var input = document.getElementById("id_points_limit");
+    if (input) {
+      typed = input.value !== "";
+      input.addEventListener("input", function () { typed = input.value !== ""; });
+    }
     select.addEventListener("change", sync);
     sync();
   });

@@ -180,6 +180,7 @@ PARAMETERS = [
     (r"^api/v1/handbooks/", "revision", lambda w: w.book.revision),
     (r"^api/v1/handbooks/.*formations/<str:formation>", "formation", _formation_code),
     (r"^api/v1/handbooks/.*units/<str:unit>", "unit", _unit_code),
+    (r"^api/v1/lists/.*history/<int:version>", "version", lambda w: w.army_list.version),
     (r"^api/v1/lists/.*formations/<int:formation>", "formation", lambda w: 0),
     (r"^api/v1/lists/", "unit", lambda w: 0),
     (r"^api/v1/lists/", "card", lambda w: 0),

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 PAGES = [("GET", "web:builder"), ("GET", "web:export"), ("GET", "web:delete"), ("POST", "web:delete"),
          ("POST", "web:copy"), ("POST", "web:rename")]
 ACTIONS = ["settings", "add-formation", "remove-formation", "pick", "remove-unit", "size", "upgrade", "add-card",
-           "remove-card", "visibility"]
+           "remove-card", "visibility", "undo", "restore", "name-notes"]
 ACTION_DATA = {
     "settings": {"name": "Stolen", "points_limit": 50},
     "add-formation": {"formation": "SG150"},
@@ -29,7 +29,12 @@ ACTION_DATA = {
     "add-card": {"card": "forward-command-post"},
     "remove-card": {"card": "/cards/0"},
     "visibility": {"visibility": "shared"},
+    "undo": {},
+    "restore": {"to": 2},
+    "name-notes": {"target": "/formations/0", "custom_name": "Stolen", "notes": ""},
 }
+# Pages a player opens by link: a visitor who is not logged in is asked to log in, for any list id at all.
+LOGIN_PAGES = {("GET", "web:builder"), ("GET", "web:export")}
 
 
 @pytest.fixture
@@ -58,8 +63,42 @@ def request(client, method, name, army, data=None):
 @pytest.mark.parametrize("who", ["other_client", "client", "share_visitor"])
 def test_no_one_but_the_owner_reaches_a_list_page(request_fixture, shared_army, method, name, who):
     client = request_fixture(who)
-    assert request(client, method, name, shared_army).status_code == 404
+    response = request(client, method, name, shared_army)
+    if who != "other_client" and (method, name) in LOGIN_PAGES:
+        assert response.status_code == 302 and response["Location"].startswith(reverse("web:login") + "?next=")
+        assert b"Desert Fox" not in response.content
+    else:
+        assert response.status_code == 404
     assert ArmyList.objects.filter(pk=shared_army.pk, name="Desert Fox").exists()
+
+
+@pytest.mark.parametrize("name", ["web:builder", "web:export"])
+def test_logged_out_the_answer_is_the_same_for_a_list_that_exists_and_one_that_does_not(shared_army, name):
+    import uuid
+
+    client = Client()
+    real = client.get(reverse(name, args=[shared_army.public_id]))
+    made_up_id = uuid.uuid4()
+    made_up = client.get(reverse(name, args=[made_up_id]))
+    assert real.status_code == made_up.status_code == 302
+    assert real.content == made_up.content == b""
+    assert real["Location"].replace(str(shared_army.public_id), "ID") == made_up["Location"].replace(str(made_up_id), "ID")
+
+
+def test_the_login_prompt_leads_the_owner_to_the_list_and_anyone_else_to_404(shared_army, player, other_player):
+    from .conftest import PASSWORD
+
+    url = reverse("web:builder", args=[shared_army.public_id])
+    for user, status in ((player, 200), (other_player, 404)):
+        client = Client()
+        prompt = client.get(url)
+        assert prompt.status_code == 302
+        login = client.get(prompt["Location"])
+        assert login.status_code == 200 and b"Log in" in login.content
+        after = client.post(prompt["Location"], {"username": user.username, "password": PASSWORD}, follow=True)
+        assert after.status_code == status
+        if status == 404:
+            assert b"Desert Fox" not in after.content and b"Traceback" not in after.content
 
 
 @pytest.mark.parametrize("name", ACTIONS)
@@ -94,7 +133,8 @@ def test_a_visitors_session_list_is_theirs_alone(afrika, client):
     assert client.get(reverse("web:builder", args=[army.public_id])).status_code == 200
     assert action(client, army, "add-formation", formation="SG100").status_code == 200
     stranger = Client()
-    assert stranger.get(reverse("web:builder", args=[army.public_id])).status_code == 404
+    prompt = stranger.get(reverse("web:builder", args=[army.public_id]))  # the log-in prompt any id gets
+    assert prompt.status_code == 302 and prompt["Location"].startswith(reverse("web:login"))
     assert action(stranger, army, "add-formation", formation="SG100").status_code == 404
 
 

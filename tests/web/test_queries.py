@@ -23,6 +23,7 @@ ACTIONS = [
     ("add-formation", {"formation": "SG150"}),
     ("remove-formation", {"formation": "/formations/0"}),
     ("visibility", {"visibility": "shared"}),
+    ("name-notes", {"target": "/formations/0", "custom_name": "Kampfgruppe", "notes": "Holds the ridge."}),
 ]
 
 
@@ -80,3 +81,46 @@ def test_each_action_costs_the_same_for_a_small_and_a_large_list(player_client, 
     small_count = count(lambda: action(player_client, small, name, **data))
     large_count = count(lambda: action(player_client, large, name, **data))
     assert small_count == large_count
+
+
+def test_undo_redo_and_restore_cost_the_same_for_a_small_and_a_large_list(player_client, small_and_large):
+    """They write a whole document back, in bulk: the same queries for 3 units as for 25. (Both lists hold
+    formations, units, options and cards in every state used here: an empty kind of row costs no query.)"""
+    small, large = small_and_large
+    for army in (small, large):
+        s.army_list_set_name_notes(army_list=army, target=army.formations.first(), custom_name="Named",
+                                   expected_version=army.version)
+        player_client.get(reverse("web:builder", args=[army.public_id]))  # warm the caches
+    counts = {}
+    for name, data in (("undo", {}), ("redo", {}), ("restore", {"to": "before"})):
+        per_list = []
+        for army in (small, large):
+            army.refresh_from_db()
+            if data.get("to") == "before":
+                data = {"to": army.version - 2}  # the name change's own version, before undo and redo
+            per_list.append(count(lambda: action(player_client, army, name, **data)))
+            data = {"to": "before"} if name == "restore" else data
+        counts[name] = per_list
+    assert all(a == b for a, b in counts.values()), counts
+    print("undo, redo, restore:", {k: v[0] for k, v in counts.items()}, "queries (small and large)")
+
+
+def test_the_builder_with_history_and_a_book_update_costs_the_same_for_a_small_and_a_large_list(
+        player_client, small_and_large):
+    """History on (every list has its entries) and a newer revision of the book waiting: the History panel and
+    the update report read a fixed number of rows, whatever the list's size."""
+    from armybuilder.lists.history import history_entries
+
+    from ..lists.history.revision_books import afrika_revision_2
+
+    small, large = small_and_large
+    assert len(history_entries(large)) > len(history_entries(small)) + 20
+    afrika_revision_2()
+    counts = []
+    for army in (small, large, small, large):
+        response = player_client.get(reverse("web:builder", args=[army.public_id]))
+        assert 'id="book-update"' in response.content.decode()
+        counts.append(count(lambda: player_client.get(reverse("web:builder", args=[army.public_id]))))
+    assert counts[2] == counts[3]
+    assert counts[3] <= 20
+    print(f"builder with history and a book update: {counts[3]} queries (small and large)")

@@ -28,6 +28,7 @@ BATTLESCRIBE_VERSION = "2.03"
 MAX_DEPTH = 40
 MAX_SELECTIONS = 20000
 MAX_TEXT = 500
+TEXT_LIMITS = {"customNotes": 2000}  # a player's notes on a unit may be longer than a name (docs/list-format.md)
 ROSTER_SUFFIXES = {".ros", ".rosz", ".json"}
 # A roster is a list of selections, far smaller than a catalogue: a large real one is a few hundred KB.
 MAX_ROSTER_BYTES = 1536 * 1024
@@ -123,7 +124,7 @@ def _number(value, where: str, source: str) -> str:
 
 
 def _attrs(el: Element, names: tuple) -> dict:
-    return {n: el.get(n)[:MAX_TEXT] for n in names if el.get(n) is not None}
+    return {n: el.get(n)[:TEXT_LIMITS.get(n, MAX_TEXT)] for n in names if el.get(n) is not None}
 
 
 def _selection_from_xml(el: Element, where: str, depth: int, counter: list, source: str) -> dict:
@@ -132,7 +133,7 @@ def _selection_from_xml(el: Element, where: str, depth: int, counter: list, sour
     counter[0] += 1
     if counter[0] > MAX_SELECTIONS:
         raise RosterError([f"{source}: more than {MAX_SELECTIONS} selections"])
-    sel = _attrs(el, ("id", "name", "entryId", "entryGroupId", "type", "customName"))
+    sel = _attrs(el, ("id", "name", "entryId", "entryGroupId", "type", "customName", "customNotes"))
     sel["number"] = _number(el.get("number", "1"), where, source)
     sel["costs"] = _costs_xml(el)
     sel["categories"] = [_attrs(c, ("id", "name", "entryId", "primary")) for c in _children(el, "categories", "category")]
@@ -200,7 +201,7 @@ def _json_attrs(obj: dict, names: tuple) -> dict:
     for n in names:
         v = obj.get(n)
         if v is not None and not isinstance(v, (dict, list)):
-            out[n] = str(v)[:MAX_TEXT]
+            out[n] = str(v)[:TEXT_LIMITS.get(n, MAX_TEXT)]
     return out
 
 
@@ -222,7 +223,7 @@ def _json_selection(obj, where: str, depth: int, counter: list, source: str) -> 
     counter[0] += 1
     if counter[0] > MAX_SELECTIONS:
         raise RosterError([f"{source}: more than {MAX_SELECTIONS} selections"])
-    sel = _json_attrs(obj, ("id", "name", "entryId", "entryGroupId", "type", "customName"))
+    sel = _json_attrs(obj, ("id", "name", "entryId", "entryGroupId", "type", "customName", "customNotes"))
     sel["number"] = _number(obj.get("number", "1"), where, source)
     sel["costs"] = _json_costs(obj.get("costs"), "cost", f"{source}: {where}/costs")
     sel["categories"] = [_json_attrs(c, ("id", "name", "entryId", "primary")) for c in

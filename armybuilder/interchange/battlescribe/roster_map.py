@@ -280,6 +280,7 @@ class _Mapper:
         if hb.code != self.main.code or hb.revision != self.main.revision:
             fdoc["handbook"] = {"code": hb.code, "revision": hb.revision}
         fdoc["allied"] = allied
+        _named(fdoc, sel)
         self.doc["formations"].append(fdoc)
         layout = self.book.catalogue.layout(slot.entry)
         options, units = [], []
@@ -322,7 +323,7 @@ class _Mapper:
                 self.card(child, cslot, pointer, (), here)
                 continue
             kids.append(self.selection(child, cslot, here, holder=pointer))
-        return {"box": box, "unit": unit_code, "entry": slot.path, "selections": kids}
+        return _named({"box": box, "unit": unit_code, "entry": slot.path, "selections": kids}, sel)
 
     def copies(self, sel: dict, where: str, what: str) -> int:
         """How many of a unit or formation a selection stands for."""
@@ -349,6 +350,17 @@ class _Mapper:
         if kids:
             doc["selections"] = kids
         self.doc["cards"].append(doc)
+
+
+def _named(doc: dict, sel: dict) -> dict:
+    """BattleScribe's customName and customNotes become the list's own name and notes (docs/list-format.md)."""
+    name = " ".join(str(sel.get("customName") or "").split())[:120]
+    notes = str(sel.get("customNotes") or "").strip()[:2000]
+    if name:
+        doc["custom_name"] = name
+    if notes:
+        doc["notes"] = notes
+    return doc
 
 
 def roster_to_document(roster: dict, catalog, *, systems: tuple[str, ...] = ("fow4",)) -> MappedRoster:

@@ -69,6 +69,12 @@ def force_to_ros(force: Force, *, name: str | None = None) -> bytes:
     if built.problems:
         raise RosterError([f"cannot export: {p.pointer}: {p.message}" for p in built.problems])
     evaluation = Evaluation(built.roster)
+    # The player's own names and notes, on the selections their formations and units are made through.
+    named = {}
+    for item in (*force.formations, *force.all_units()):
+        sel = {**built.formations, **built.units}.get(item.pointer)
+        if sel is not None and (item.custom_name or item.notes):
+            named[id(sel)] = (item.custom_name, item.notes)
     title = (name or force.name or "Roster")[:120]
     seed = _seed(built.roster, title)
     catalogue = built.main.catalogue
@@ -100,6 +106,11 @@ def force_to_ros(force: Force, *, name: str | None = None) -> bytes:
             attrs["entryGroupId"] = "::".join(prefix + _split(sel.slot.group_path))
         attrs["number"] = str(sel.number)
         attrs["type"] = sel.entry.type if sel.entry.type in ROSTER_TYPES else "upgrade"
+        custom_name, custom_notes = named.get(id(sel), ("", ""))
+        if custom_name:
+            attrs["customName"] = custom_name
+        if custom_notes:
+            attrs["customNotes"] = custom_notes
         el = SubElement(parent, "selection", attrs)
         costs = evaluation.total(sel)
         for k, v in costs.items():

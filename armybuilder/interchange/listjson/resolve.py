@@ -58,7 +58,8 @@ def _unit(doc: dict, pointer: str, handbook: HandbookData, formation_index, prob
             continue
         upgrades.append(ForceUpgrade(upgrade, item.get("quantity", 1)))
     return ForceUnit(pointer=pointer, box=box, unit=unit, size=size, upgrades=tuple(upgrades),
-                     formation_index=formation_index, letter=doc.get("letter", ""), outflank=doc.get("outflank", ""))
+                     formation_index=formation_index, letter=doc.get("letter", ""), outflank=doc.get("outflank", ""),
+                     custom_name=doc.get("custom_name", ""), notes=doc.get("notes", ""))
 
 
 def selections(items) -> tuple:
@@ -76,7 +77,8 @@ def _imported_unit(doc: dict, pointer: str, box, unit, formation_index, problems
             return None
     return ForceUnit(pointer=pointer, box=box, unit=unit, formation_index=formation_index,
                      letter=doc.get("letter", ""), outflank=doc.get("outflank", ""),
-                     selection=SelectionData(entry=doc["entry"], children=selections(doc.get("selections"))))
+                     selection=SelectionData(entry=doc["entry"], children=selections(doc.get("selections"))),
+                     custom_name=doc.get("custom_name", ""), notes=doc.get("notes", ""))
 
 
 def _bind_imported(force: Force, problems: list) -> None:
@@ -131,7 +133,8 @@ def resolve_force(doc: dict, catalog: Catalog) -> tuple[Force | None, list[ListP
         formations.append(ForceFormation(pointer=pointer, index=index, handbook=book, formation=formation,
                                          allied=item.get("allied", False), units=tuple(units),
                                          parent_index=parent_index, via_box=via_box, letter=item.get("letter", ""),
-                                         selections=selections(item.get("selections"))))
+                                         selections=selections(item.get("selections")),
+                                         custom_name=item.get("custom_name", ""), notes=item.get("notes", "")))
     support = []
     for index, unit_doc in enumerate(doc.get("support", [])):
         unit = _unit(unit_doc, f"/support/{index}", handbook, None, problems)

@@ -1,0 +1,64 @@
+"""A list's history: one entry per change, each holding the list's JSON document after the change.
+
+Undo and Redo never rewrite history: they write an older (or newer) state as a new version, the way a
+restore does, so every version stays reachable and optimistic locking works as for any other change.
+Each entry says where Undo and Redo go from it:
+
+- a change from P to V: Undo goes to P; Redo has nowhere to go (a new change drops the redo chain);
+- an Undo from C back to T: Undo goes where T's Undo went, Redo goes to C;
+- a Redo from C to R: Undo goes to C, Redo goes where R's Redo went;
+- a restore: Undo goes to the version before it, no Redo;
+- a sharing change does not touch the list's content: Undo and Redo go where they went before it.
+
+History is bounded: the newest ``HISTORY_LIMIT`` entries are kept.
+"""
+from .models import ArmyList, ListVersion
+from .selectors import army_list_document
+
+HISTORY_LIMIT = 50
+MAX_WHAT = 200
+
+
+def _what(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= MAX_WHAT else text[:MAX_WHAT - 1] + "…"
+
+
+def history_baseline(army_list: ArmyList, version: int) -> None:
+    """Before a change to a list that has no entry for its current version (a list made before history
+    existed): keep its state now, so the change can be undone."""
+    if not ListVersion.objects.filter(army_list_id=army_list.pk, version=version).exists():
+        ListVersion.objects.create(army_list_id=army_list.pk, version=version, kind="created",
+                                   what="The list as it was before its history began",
+                                   document=army_list_document(army_list))
+
+
+def history_record(army_list: ArmyList, what: str, *, kind: str = "change", undo_to: int | None = None,
+                   redo_to: int | None = None, document: dict | None = None) -> ListVersion:
+    """Record the list's current version (call after the change, inside its transaction)."""
+    version = army_list.version
+    from_version = version - 1 if version > 1 else None
+    if kind in ("change", "revision"):
+        undo_to, redo_to = from_version, None
+    elif kind == "sharing":
+        before = ListVersion.objects.filter(army_list_id=army_list.pk, version=from_version).first()
+        undo_to, redo_to = (before.undo_to, before.redo_to) if before else (None, None)
+    entry = ListVersion.objects.create(
+        army_list_id=army_list.pk, version=version, from_version=from_version, kind=kind, what=_what(what),
+        document=document if document is not None else army_list_document(army_list),
+        undo_to=undo_to, redo_to=redo_to)
+    ListVersion.objects.filter(army_list_id=army_list.pk, version__lte=version - HISTORY_LIMIT).delete()
+    return entry
+
+
+def history_entries(army_list: ArmyList, limit: int = HISTORY_LIMIT) -> list[ListVersion]:
+    """The newest entries first, without their documents (one query, whatever the list's size)."""
+    return list(ListVersion.objects.filter(army_list_id=army_list.pk).defer("document").order_by("-version")[:limit])
+
+
+def history_current(entries: list[ListVersion], version: int) -> ListVersion | None:
+    return next((e for e in entries if e.version == version), None)
+
+
+def history_entry(army_list: ArmyList, version: int) -> ListVersion | None:
+    return ListVersion.objects.filter(army_list_id=army_list.pk, version=version).first()
