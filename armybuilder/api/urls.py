@@ -4,7 +4,7 @@ from csp.constants import SELF, UNSAFE_INLINE
 from csp.decorators import csp_update
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from . import check, files, gamedata, jobs, lists, tokens
+from . import check, files, gamedata, jobs, lists, text, tokens
 from .views import not_found
 
 app_name = "api"
@@ -35,6 +35,7 @@ urlpatterns = [
     path(LIST + "export.json", lists.ListExportApi.as_view(), name="list-export-json"),
     path(LIST + "export.ros", files.ListRosApi.as_view(), name="list-export-ros"),
     path(LIST + "export.rosz", files.ListRoszApi.as_view(), name="list-export-rosz"),
+    path(LIST + "export.txt", text.ListTextApi.as_view(), name="list-export-text"),
     path(LIST + "roster.pdf", files.ListPdfApi.as_view(), name="list-roster-pdf"),
     path(LIST + "roster-jobs", jobs.ListRosterJobApi.as_view(), name="list-roster-job"),
     # the builder's operations, at the list document's pointers

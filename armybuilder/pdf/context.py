@@ -90,6 +90,7 @@ class RosterUnit:
     upgrades: list  # UpgradeLine
     points: int | None
     support: bool = False  # from a support box of the formation's diagram
+    letter: str = ""  # War Ain't Fair: the set-up letter
 
 
 @dataclass
@@ -102,6 +103,7 @@ class RosterFormation:
     units: list
     points: int | None
     support_points: int | None
+    letter: str = ""  # War Ain't Fair: the set-up letter
 
 
 @dataclass
@@ -290,7 +292,8 @@ def _roster_unit(unit: ForceUnit, report: Report, uses_points: bool) -> RosterUn
                       size=_size(unit, report), teams=_teams(unit, report), upgrades=_upgrades(unit, report),
                       points=_points(_unit_points(unit, report), uses_points),
                       # marked only inside a formation: the Support section needs no mark
-                      support=unit.formation_index is not None and not unit.box.part_of_formation)
+                      support=unit.formation_index is not None and not unit.box.part_of_formation,
+                      letter=unit.letter)
 
 
 def _formation(formation: ForceFormation, force: Force, report: Report, uses_points: bool) -> RosterFormation:
@@ -301,7 +304,8 @@ def _formation(formation: ForceFormation, force: Force, report: Report, uses_poi
     book = formation.handbook.name if formation.handbook.key != force.handbook.key else ""
     return RosterFormation(pointer=formation.pointer, name=formation.formation.name,
                            card_code=formation.formation.card_code, allied=formation.allied, book=book, units=units,
-                           points=_points(own, uses_points), support_points=_points(support, uses_points) or None)
+                           points=_points(own, uses_points), support_points=_points(support, uses_points) or None,
+                           letter=formation.letter)
 
 
 def _target_name(card: ForceCard) -> str:
