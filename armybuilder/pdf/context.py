@@ -138,6 +138,12 @@ class UnitCard:
     team_names: list
     rules: list  # RuleData
     command_cards: list = field(default_factory=list)  # DataRule: cards given to this unit, with their text
+    letter: str = ""  # War Ain't Fair: the set-up letter (lettered units each get a card of their own)
+
+    @property
+    def casualty_boxes(self) -> range:
+        """One box per team, for each time the unit is taken (at most 60: a card has room for no more)."""
+        return range(min(self.teams * self.count, 60))
 
 
 # ---------------------------------------------------------------- Flames of War card layout
@@ -367,6 +373,8 @@ def _figures(report: Report, uses_points: bool) -> list[Cell]:
 # ---------------------------------------------------------------- unit cards and the rules appendix
 
 def _unit_key(unit: ForceUnit, book_key) -> tuple:
+    if unit.letter:  # War Ain't Fair: each lettered unit is deployed (and tracked) on its own
+        return (book_key, unit.pointer)
     if unit.selection is not None:
         return (book_key, unit.unit.code, unit.selection)
     return (book_key, unit.unit.code, unit.size.code if unit.size else None,
@@ -508,7 +516,7 @@ def unit_cards(force: Force, report: Report, sheets: dict) -> list[UnitCard]:
             book=book.name if book.key != force.handbook.key else "",
             blocks=card_blocks(sheet, force.system) if sheet else [],
             team_names=[t.name for t in sheet.teams] if sheet else [],
-            rules=_unit_rules(unit, book, sheet))
+            rules=_unit_rules(unit, book, sheet), letter=unit.letter)
     return list(cards.values())
 
 

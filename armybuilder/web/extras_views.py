@@ -2,11 +2,16 @@
 for every list format and the starter list. Thin: a form or a query parameter in, a service call, a response out.
 """
 from django.http import HttpResponse, HttpResponseBadRequest
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
 
 from armybuilder.downloads import attachment
-from armybuilder.lists.selectors import army_list_get_for_user, army_list_get_shared
+from armybuilder.lists.selectors import army_list_force, army_list_get_for_user, army_list_get_shared
+from armybuilder.pdf.extras import chart_svg, composition
+from armybuilder.pdf.forms import PrintOptionsForm
+from armybuilder.pdf.options import army_list_set_print_options, saved_print_options
 from armybuilder.pdf.text import FLAVOURS, army_list_text, text_filename
+from armybuilder.rules import check
 
 
 def own_list(request, public_id):
@@ -47,3 +52,55 @@ def shared_text(request, share_token):
     if error:
         return error
     return _text_response(army_list, flavour, request.GET.get("download") == "1")
+
+
+# -- composition chart -------------------------------------------------------------------------------------------
+
+def _chart_response(army_list) -> HttpResponse:
+    force = army_list_force(army_list)
+    data = composition(force, check(force))
+    if data.empty:
+        body = '<p class="empty">Nothing to chart yet: add a formation.</p>'
+    else:
+        body = chart_svg(data)
+    response = HttpResponse(body, content_type="text/html; charset=utf-8")
+    response["Cache-Control"] = "private, max-age=0"
+    return response
+
+
+@require_GET
+def list_chart(request, public_id):
+    """The composition chart, an SVG drawn by the server, as a fragment the builder loads into its page."""
+    return _chart_response(own_list(request, public_id))
+
+
+@require_GET
+def shared_chart(request, share_token):
+    return _chart_response(army_list_get_shared(share_token=share_token))
+
+
+# -- print options -----------------------------------------------------------------------------------------------
+
+def print_form(army_list) -> PrintOptionsForm:
+    return PrintOptionsForm(initial=saved_print_options(army_list))
+
+
+@require_POST
+def list_print_options(request, public_id):
+    """Remember the print options; answer with the print panel again (htmx) or go back to the builder."""
+    army_list = own_list(request, public_id)
+    form = PrintOptionsForm(request.POST)
+    message, status = "", 200
+    if form.is_valid():
+        army_list_set_print_options(army_list=army_list, options=form.cleaned_data)
+        message = "Print options saved: the roster download uses them."
+        form = print_form(army_list)
+    else:
+        message, status = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()), 400
+    if not request.htmx:
+        if status != 200:
+            return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+        return redirect("web:builder", public_id=army_list.public_id)
+    return render(request, "web/_print_options.html", {"army_list": army_list, "print_form": form,
+                                                      "print_message": message, "print_ok": status == 200},
+                  status=status)

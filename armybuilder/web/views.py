@@ -6,6 +6,7 @@ or someone else's); the share page goes through ``army_list_get_shared``.
 import json
 from dataclasses import dataclass
 
+from django.contrib import messages
 from django.db import transaction
 
 from django.http import Http404, HttpResponse
@@ -18,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
 from armybuilder.downloads import attachment
-from armybuilder.interchange.listjson import parse_list_json
+from armybuilder.interchange.any_file import list_file_import
 from armybuilder.interchange.listjson.document import ListDocumentError
 from armybuilder.lists import services as list_services
 from armybuilder.lists.gamedata import handbook_data
@@ -415,14 +416,16 @@ def import_list(request):
     if request.method == "POST" and form.is_valid():
         had_session = bool(request.session.session_key)
         try:
-            doc = parse_list_json(form.cleaned_data["raw"])
             with transaction.atomic():  # a visitor's new session is only kept with the list it was made for
-                army_list = list_services.army_list_import(doc=doc, **owner_kwargs(request))
+                imported = list_file_import(data=form.cleaned_data["raw"], source=form.cleaned_data["source"],
+                                            **owner_kwargs(request))
         except ListDocumentError as exc:
             problems = exc.problems
             if not had_session and request.session.session_key:
                 request.session.flush()  # its row went with the rollback: forget the key too
         else:
-            return redirect("web:builder", public_id=army_list.public_id)
+            for warning in imported.warnings[:20]:
+                messages.warning(request, warning)
+            return redirect("web:builder", public_id=imported.army_list.public_id)
     status = 400 if (problems or form.errors) else 200
     return render(request, "web/import.html", {"form": form, "problems": problems}, status=status)
