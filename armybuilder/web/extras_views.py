@@ -6,7 +6,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from armybuilder.downloads import attachment
-from armybuilder.lists.selectors import army_list_force, army_list_get_for_user, army_list_get_shared
+from armybuilder.lists.selectors import (army_list_force, army_list_get_for_user, army_list_get_shared,
+                                         army_lists_visible_to)
+from armybuilder.lists.summary import my_lists
 from armybuilder.pdf.extras import chart_svg, composition
 from armybuilder.pdf.forms import PrintOptionsForm
 from armybuilder.pdf.options import army_list_set_print_options, saved_print_options
@@ -104,3 +106,19 @@ def list_print_options(request, public_id):
     return render(request, "web/_print_options.html", {"army_list": army_list, "print_form": form,
                                                       "print_message": message, "print_ok": status == 200},
                   status=status)
+
+
+# -- My lists ----------------------------------------------------------------------------------------------------
+
+def my_lists_context(request) -> dict:
+    """The start page's list of the visitor's lists, filtered by ?system= and ?q= (words of the name)."""
+    from handbooks.models import GameSystem
+
+    visible = army_lists_visible_to(request.user, request.session.session_key)
+    systems = dict(GameSystem.objects.filter(army_lists__in=visible).distinct().order_by("name")
+                   .values_list("code", "name"))
+    system = request.GET.get("system", "")
+    system = system if system in systems else ""
+    search = " ".join(request.GET.get("q", "").split())[:120]
+    return {"lists": my_lists(visible, system=system, search=search), "list_systems": list(systems.items()),
+            "list_system": system, "list_search": search}

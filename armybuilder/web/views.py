@@ -25,13 +25,15 @@ from armybuilder.lists import services as list_services
 from armybuilder.lists.gamedata import handbook_data
 from armybuilder.lists.models import ListFormation, ListUnit
 from armybuilder.lists.selectors import (army_list_document, army_list_force, army_list_get_for_user,
-                                         army_list_get_shared, army_lists_visible_to)
+                                         army_list_get_shared)
 from armybuilder.lists.services import ListOperationError, StaleListError
+from armybuilder.lists.summary import army_list_summary_store
 from armybuilder.ratelimit import client_ident, rate_limit_hit
 from armybuilder.rules import check
 
 from . import forms
 from .builder import builder_view
+from .extras_views import my_lists_context
 from .selectors import (allied_handbook, allied_handbooks, list_card_at, list_formation_at, list_target_at,
                         list_unit_at)
 from .services import army_list_choose_upgrade, player_display_name
@@ -68,6 +70,7 @@ def hidden_fields(request, army_list) -> str:
 def builder_context(request, army_list, *, message: str = "", message_kind: str = "error") -> dict:
     force = army_list_force(army_list)
     report = check(force)
+    army_list_summary_store(army_list=army_list, report=report)  # what "My lists" shows of it
     allies = [handbook_data(book.pk) for book in allied_handbooks(army_list)]
     share_url = ""
     if army_list.visibility == "shared":
@@ -108,9 +111,7 @@ def start(request):
                                                    points_limit=form.cleaned_data["points_limit"],
                                                    **owner_kwargs(request))
         return redirect("web:builder", public_id=army_list.public_id)
-    lists = (army_lists_visible_to(request.user, request.session.session_key)
-             .select_related("handbook", "system"))
-    return render(request, "web/start.html", {"form": form, "lists": lists},
+    return render(request, "web/start.html", {"form": form, **my_lists_context(request)},
                   status=400 if form.errors else 200)
 
 
@@ -131,9 +132,8 @@ def list_rename(request, public_id):
 
 
 def _start_with_message(request, message: str, status: int):
-    lists = army_lists_visible_to(request.user, request.session.session_key).select_related("handbook", "system")
-    return render(request, "web/start.html", {"form": forms.NewListForm(), "lists": lists, "message": message},
-                  status=status)
+    return render(request, "web/start.html", {"form": forms.NewListForm(), **my_lists_context(request),
+                                              "message": message}, status=status)
 
 
 def _too_many(request, scope: str, what: str):
