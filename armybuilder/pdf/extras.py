@@ -86,7 +86,7 @@ def composition(force: Force, report: Report) -> Composition:
                        sum(b.value for b in by_formation))
 
 
-BAR_H, GAP, LABEL_W, WIDTH = 18, 6, 170, 560
+BAR_H, GAP, LABEL_W, WIDTH = 18, 6, 150, 440
 COLOURS = {"formation": "#2f6f4f", "kind": "#8a5a12"}
 
 
@@ -94,7 +94,7 @@ def _fmt(value: float) -> str:
     return f"{value:g}"
 
 
-def _clip(text: str, limit: int = 26) -> str:
+def _clip(text: str, limit: int = 22) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
@@ -106,7 +106,7 @@ def chart_svg(data: Composition, *, title_id: str = "composition-title") -> str:
     rows = [("formation", "By formation", data.by_formation), ("kind", "By kind of unit", data.by_kind)]
     height = sum(24 + len(bars) * (BAR_H + GAP) for _, _, bars in rows) + 8
     biggest = max([b.value for _, _, bars in rows for b in bars] or [1]) or 1
-    room = WIDTH - LABEL_W - 110
+    room = WIDTH - LABEL_W - 100
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="composition-chart" viewBox="0 0 {WIDTH} {height}" '
              f'width="{WIDTH}" height="{height}" role="img" aria-labelledby="{title_id}">',
              f'<title id="{title_id}">Composition: {escape(data.measure)} by formation and by kind of unit, '
