@@ -122,3 +122,23 @@ def my_lists_context(request) -> dict:
     search = " ".join(request.GET.get("q", "").split())[:120]
     return {"lists": my_lists(visible, system=system, search=search), "list_systems": list(systems.items()),
             "list_system": system, "list_search": search}
+
+
+# -- starter list ------------------------------------------------------------------------------------------------
+
+@require_POST
+def list_starter(request, public_id):
+    """A new list: the cheapest legal force of the chosen formation of this list's book."""
+    from armybuilder.interchange.listjson.document import ListDocumentError
+    from armybuilder.lists.starter import army_list_start_cheapest
+
+    army_list = own_list(request, public_id)
+    code = request.POST.get("formation", "")[:200]
+    owner = {"owner": request.user} if request.user.is_authenticated else {"session_key": request.session.session_key}
+    try:
+        new = army_list_start_cheapest(handbook=army_list.handbook, formation_code=code,
+                                       points_limit=army_list.points_limit, **owner)
+    except ListDocumentError as exc:
+        return HttpResponseBadRequest("No starter list: " + "; ".join(p.message for p in exc.problems),
+                                      content_type="text/plain; charset=utf-8")
+    return redirect("web:builder", public_id=new.public_id)

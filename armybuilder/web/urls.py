@@ -16,6 +16,7 @@ urlpatterns = [
     path("lists/<uuid:public_id>/text/", extras_views.list_text, name="text"),
     path("lists/<uuid:public_id>/chart/", extras_views.list_chart, name="chart"),
     path("lists/<uuid:public_id>/print-options/", extras_views.list_print_options, name="print-options"),
+    path("lists/<uuid:public_id>/starter/", extras_views.list_starter, name="starter"),
     path("s/<uuid:share_token>/", views.shared, name="shared"),
     path("s/<uuid:share_token>/text/", extras_views.shared_text, name="shared-text"),
     path("s/<uuid:share_token>/chart/", extras_views.shared_chart, name="shared-chart"),
