@@ -64,9 +64,12 @@ def composition(force: Force, report: Report) -> Composition:
 
     by_formation, kinds = [], {k: 0.0 for k, _ in KINDS}
     for formation in force.formations:
+        # the formation's own points (its diagram's boxes, and any cost of its own) and the support bought in it
         own = report.formation_points.get(formation.pointer) if uses_points else None
-        units_total = sum(value(u) for u in formation.units)
-        total = own if own is not None and own >= units_total else units_total
+        if own is None:
+            total = sum(value(u) for u in formation.units)
+        else:
+            total = own + sum(value(u) for u in formation.units if not u.box.part_of_formation)
         name = getattr(formation, "custom_name", "") or formation.formation.name
         if formation.letter:
             name = f"{formation.letter}: {name}"
