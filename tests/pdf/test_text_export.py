@@ -145,3 +145,16 @@ def test_the_page_the_api_and_the_command_give_the_same_text(sample_data, owner,
     assert target.read_text(encoding="utf-8") == want
     with pytest.raises(CommandError, match="no list"):
         call_command("export_text", str(uuid.uuid4()))
+
+
+def test_a_shared_list_offers_its_text_and_chart_to_anyone_with_the_link(sample_data, owner):
+    doc = json.loads(EXAMPLES[0].read_text(encoding="utf-8"))
+    army_list = s.army_list_import(doc=doc, owner=owner)
+    assert Client().get(f"/s/{army_list.share_token}/text/").status_code == 404  # private: no link works
+    s.army_list_update(army_list=army_list, expected_version=army_list.version, visibility="shared")
+    anyone = Client()
+    page = anyone.get(f"/s/{army_list.share_token}/").content.decode()
+    assert f"/s/{army_list.share_token}/chart/" in page and f"/s/{army_list.share_token}/text/" in page
+    text = anyone.get(f"/s/{army_list.share_token}/text/?style=bbcode")
+    assert text.content.decode() == army_list_text(army_list=army_list, flavour="bbcode")
+    assert anyone.get(f"/s/{army_list.share_token}/chart/").content.startswith(b"<svg")
