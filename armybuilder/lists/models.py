@@ -37,9 +37,6 @@ class ArmyList(models.Model):
     visibility = models.CharField(max_length=10, choices=VISIBILITY, default="private")
     # How the player prints this list (event, player, paper, cards, …): armybuilder.pdf.options reads it.
     print_options = models.JSONField(default=dict, blank=True)
-    # The last check, kept with the list so "My lists" needs no check per list: {"version", "points",
-    # "legal", "errors", "warnings"} (armybuilder.lists.summary).
-    summary = models.JSONField(default=dict, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

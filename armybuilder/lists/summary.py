@@ -1,19 +1,22 @@
-"""What "My lists" shows of each list without checking it again: points, legal or not, errors and warnings,
-kept with the list (ArmyList.summary) for the version and book they were worked out for.
+"""What "My lists" shows of each list without checking it again: points, legal or not, errors and warnings.
 
-The builder and the API detail check the list anyway; they store the result when the stored one is for
-another version (one UPDATE, no further check). A list whose summary is stale when "My lists" is shown
-(changed through the API or a command since it was last opened) is checked then, once, and stored: after
-that the page costs the same number of queries however many lists there are.
+The check of a list's version is kept in the shared cache (Redis in production), keyed by the list, its
+version and its book, so it is never stale: any change bumps the version. The builder and the API detail
+check the list anyway and keep their result; "My lists" reads every row's summary with one cache call and
+checks (and keeps) only the lists whose summary is missing, e.g. changed through a command since. A
+read never writes to the database.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
 from .models import ArmyList
+
+CACHE_SECONDS = 30 * 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -29,41 +32,41 @@ class ListSummary:
         return self.points is not None and self.points_limit is not None and self.points > self.points_limit
 
 
-def summary_of(report, army_list) -> dict:
-    return {"version": army_list.version, "handbook": army_list.handbook_id, "points": report.total_points,
-            "legal": report.legal, "errors": len(report.errors), "warnings": len(report.warnings)}
+def summary_key(army_list) -> str:
+    return f"list-summary:{army_list.pk}:{army_list.version}:{army_list.handbook_id}"
 
 
-def is_fresh(army_list) -> bool:
-    stored = army_list.summary or {}
-    return stored.get("version") == army_list.version and stored.get("handbook") == army_list.handbook_id
+def _summary_of(report) -> dict:
+    return {"points": report.total_points, "legal": report.legal, "errors": len(report.errors),
+            "warnings": len(report.warnings)}
 
 
 def army_list_summary_store(*, army_list, report) -> None:
-    """Keep the check of the list's current version (nothing is written when it is already kept)."""
-    if is_fresh(army_list):
-        return
-    summary = summary_of(report, army_list)
-    # only if the list is still at that version: a newer save elsewhere keeps its own summary
-    ArmyList.objects.filter(pk=army_list.pk, version=army_list.version).update(summary=summary)
-    army_list.summary = summary
+    """Keep the check of the list's current version for "My lists"."""
+    cache.set(summary_key(army_list), _summary_of(report), CACHE_SECONDS)
 
 
 def army_list_summaries(army_lists) -> dict[int, ListSummary]:
-    """pk -> summary for each list, checking (and keeping) only those whose kept summary is stale."""
+    """pk -> summary for each list: one cache read for all, a check only where none is kept."""
     from armybuilder.rules import check
 
     from .selectors import army_list_force
 
+    keys = {army_list.pk: summary_key(army_list) for army_list in army_lists}
+    kept = cache.get_many(list(keys.values())) if keys else {}
+    fresh = {}
     out = {}
     for army_list in army_lists:
-        if not is_fresh(army_list):
-            army_list_summary_store(army_list=army_list, report=check(army_list_force(army_list)))
-        stored = army_list.summary
+        stored = kept.get(keys[army_list.pk])
+        if stored is None:
+            stored = _summary_of(check(army_list_force(army_list)))
+            fresh[keys[army_list.pk]] = stored
         uses_points = army_list.system.uses_points
         out[army_list.pk] = ListSummary(points=stored["points"] if uses_points else None,
                                         points_limit=army_list.points_limit if uses_points else None,
                                         legal=stored["legal"], errors=stored["errors"], warnings=stored["warnings"])
+    if fresh:
+        cache.set_many(fresh, CACHE_SECONDS)
     return out
 
 

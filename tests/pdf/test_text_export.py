@@ -139,10 +139,6 @@ def test_the_page_the_api_and_the_command_give_the_same_text(sample_data, owner,
     out = io.StringIO()
     call_command("export_text", str(army_list.public_id), "--format", "markdown", stdout=out)
     assert out.getvalue() == want
-    target = tmp_path / "list.md"
-    call_command("export_text", str(army_list.public_id), "--format", "markdown", "-o", str(target),
-                 stderr=io.StringIO())
-    assert target.read_text(encoding="utf-8") == want
     with pytest.raises(CommandError, match="no list"):
         call_command("export_text", str(uuid.uuid4()))
 

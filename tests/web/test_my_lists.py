@@ -1,6 +1,6 @@
 """My lists: system, book, cost against the limit, legal or not (with the error count) and last change for
 each list, filtered by system and searched by name, for a number of queries that does not grow with the
-number of lists (each list's check is kept with it)."""
+number of lists (each list version's check is kept in the cache), and without writing to the database."""
 import html
 import json
 from pathlib import Path
@@ -99,6 +99,13 @@ def test_a_change_elsewhere_is_checked_again(sample_data, owner, client):
     page_queries(client)
     s.army_list_update(army_list=army_list, expected_version=army_list.version, points_limit=10)
     _, page = page_queries(client)
-    army_list.refresh_from_db()
-    assert army_list.summary["version"] == army_list.version
     assert "Not legal" in page
+
+
+def test_showing_my_lists_writes_nothing_to_the_database(sample_data, owner, client):
+    make_lists(owner, 3)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get("/").status_code == 200
+    writes = [q["sql"] for q in queries.captured_queries
+              if q["sql"].lstrip().upper().startswith(("UPDATE", "INSERT", "DELETE")) and "django_session" not in q["sql"]]
+    assert writes == []
