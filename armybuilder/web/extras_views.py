@@ -3,6 +3,7 @@ for every list format and the starter list. Thin: a form or a query parameter in
 """
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from armybuilder.downloads import attachment
@@ -58,13 +59,17 @@ def shared_text(request, share_token):
 
 # -- composition chart -------------------------------------------------------------------------------------------
 
+def composition_html(force, report) -> str:
+    """The chart as the builder shows it (drawn with the page, and again with every change)."""
+    data = composition(force, report)
+    if data.empty:
+        return mark_safe('<p class="empty">Nothing to chart yet: add a formation.</p>')
+    return mark_safe(chart_svg(data))
+
+
 def _chart_response(army_list) -> HttpResponse:
     force = army_list_force(army_list)
-    data = composition(force, check(force))
-    if data.empty:
-        body = '<p class="empty">Nothing to chart yet: add a formation.</p>'
-    else:
-        body = chart_svg(data)
+    body = composition_html(force, check(force))
     response = HttpResponse(body, content_type="text/html; charset=utf-8")
     response["Cache-Control"] = "private, max-age=0"
     return response

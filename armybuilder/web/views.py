@@ -33,7 +33,7 @@ from armybuilder.rules import check
 
 from . import forms
 from .builder import builder_view
-from .extras_views import my_lists_context
+from .extras_views import composition_html, my_lists_context
 from .selectors import (allied_handbook, allied_handbooks, list_card_at, list_formation_at, list_target_at,
                         list_unit_at)
 from .services import army_list_choose_upgrade, player_display_name
@@ -78,7 +78,7 @@ def builder_context(request, army_list, *, message: str = "", message_kind: str 
     urls = {name.replace("-", "_"): reverse("web:action", args=[army_list.public_id, name]) for name in ACTIONS}
     return {"army_list": army_list, "view": builder_view(force, report, allies), "message": message,
             "message_kind": message_kind, "share_url": share_url, "readonly": False, "urls": urls,
-            "hidden": hidden_fields(request, army_list)}
+            "hidden": hidden_fields(request, army_list), "composition_svg": composition_html(force, report)}
 
 
 def form_problem(form) -> str:

@@ -51,29 +51,8 @@
       .then(function (text) { area.value = text; area.hidden = false; return text; });
   }
 
-  // The text and the chart follow the list: shown with the builder, and fetched again after every change
-  // (an action may redraw only the part of the builder it changed, not this section).
-  function refresh() {
-    var box = document.querySelector("[data-text-export]");
-    if (box) load(box).catch(function () {});
-    var chart = document.getElementById("composition-chart");
-    if (chart && chart.getAttribute("data-chart-url")) {
-      fetch(chart.getAttribute("data-chart-url"), {credentials: "same-origin"})
-        .then(function (response) { return response.ok ? response.text() : null; })
-        .then(function (html) { if (html !== null) chart.innerHTML = html; })
-        .catch(function () {});
-    }
-  }
-  document.addEventListener("DOMContentLoaded", function () {
-    var box = document.querySelector("[data-text-export]");
-    if (box) load(box).catch(function () {});
-  });
-  document.addEventListener("htmx:afterSettle", function (event) {
-    var extras = document.getElementById("list-extras");
-    if (!extras || (event.target && extras.contains(event.target))) return;  // its own swaps
-    refresh();
-  });
-
+  // The text is fetched when the player asks for it (choosing a format, or Copy): no request runs behind the
+  // player's back while they build. The composition chart comes with every answer of the builder.
   document.addEventListener("change", function (event) {
     var box = event.target.closest && event.target.closest("[data-text-export]");
     if (box && event.target.name === "style") load(box).catch(function (e) { status(box, "Could not load the text: " + e.message); });
