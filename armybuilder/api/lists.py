@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 from armybuilder.downloads import attachment
 from armybuilder.lists import selectors as list_selectors
 from armybuilder.lists import services
+from armybuilder.lists.summary import army_list_summary_store
 from armybuilder.lists.models import ArmyList
 from handbooks import models as hb
 
@@ -98,7 +99,9 @@ class SharedListOutputSerializer(serializers.ModelSerializer):
 
 def _detail(army_list: ArmyList, serializer=ListDetailOutputSerializer) -> dict:
     army_list.document = list_selectors.army_list_document(army_list)
-    army_list.report = list_selectors.army_list_report(army_list).as_dict()
+    report = list_selectors.army_list_report(army_list)
+    army_list_summary_store(army_list=army_list, report=report)  # what "My lists" shows of it
+    army_list.report = report.as_dict()
     return serializer(army_list).data
 
 

@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from armybuilder.events import pack_hook
 
-from . import check, events, files, gamedata, history, jobs, lists, tokens
+from . import check, events, files, gamedata, history, jobs, lists, text, tokens
 from .views import not_found
 
 app_name = "api"
@@ -39,6 +39,7 @@ urlpatterns = [
     path(LIST + "export.json", lists.ListExportApi.as_view(), name="list-export-json"),
     path(LIST + "export.ros", files.ListRosApi.as_view(), name="list-export-ros"),
     path(LIST + "export.rosz", files.ListRoszApi.as_view(), name="list-export-rosz"),
+    path(LIST + "export.txt", text.ListTextApi.as_view(), name="list-export-text"),
     path(LIST + "roster.pdf", files.ListPdfApi.as_view(), name="list-roster-pdf"),
     path(LIST + "roster-jobs", jobs.ListRosterJobApi.as_view(), name="list-roster-job"),
     # the builder's operations, at the list document's pointers

@@ -92,6 +92,7 @@ class RosterUnit:
     support: bool = False  # from a support box of the formation's diagram
     custom_name: str = ""  # the player's own name and notes
     notes: str = ""
+    letter: str = ""  # War Ain't Fair: the set-up letter
 
 
 @dataclass
@@ -106,6 +107,7 @@ class RosterFormation:
     support_points: int | None
     custom_name: str = ""  # the player's own name and notes
     notes: str = ""
+    letter: str = ""  # War Ain't Fair: the set-up letter
 
 
 @dataclass
@@ -140,6 +142,12 @@ class UnitCard:
     team_names: list
     rules: list  # RuleData
     command_cards: list = field(default_factory=list)  # DataRule: cards given to this unit, with their text
+    letter: str = ""  # War Ain't Fair: the set-up letter (lettered units each get a card of their own)
+
+    @property
+    def casualty_boxes(self) -> range:
+        """One box per team, for each time the unit is taken (at most 60: a card has room for no more)."""
+        return range(min(self.teams * self.count, 60))
 
 
 # ---------------------------------------------------------------- Flames of War card layout
@@ -295,7 +303,8 @@ def _roster_unit(unit: ForceUnit, report: Report, uses_points: bool) -> RosterUn
                       points=_points(_unit_points(unit, report), uses_points),
                       # marked only inside a formation: the Support section needs no mark
                       support=unit.formation_index is not None and not unit.box.part_of_formation,
-                      custom_name=unit.custom_name, notes=unit.notes)
+                      custom_name=unit.custom_name, notes=unit.notes,
+                      letter=unit.letter)
 
 
 def _formation(formation: ForceFormation, force: Force, report: Report, uses_points: bool) -> RosterFormation:
@@ -307,7 +316,8 @@ def _formation(formation: ForceFormation, force: Force, report: Report, uses_poi
     return RosterFormation(pointer=formation.pointer, name=formation.formation.name,
                            card_code=formation.formation.card_code, allied=formation.allied, book=book, units=units,
                            points=_points(own, uses_points), support_points=_points(support, uses_points) or None,
-                           custom_name=formation.custom_name, notes=formation.notes)
+                           custom_name=formation.custom_name, notes=formation.notes,
+                           letter=formation.letter)
 
 
 def _target_name(card: ForceCard) -> str:
@@ -369,6 +379,8 @@ def _figures(report: Report, uses_points: bool) -> list[Cell]:
 # ---------------------------------------------------------------- unit cards and the rules appendix
 
 def _unit_key(unit: ForceUnit, book_key) -> tuple:
+    if unit.letter:  # War Ain't Fair: each lettered unit is deployed (and tracked) on its own
+        return (book_key, unit.pointer)
     if unit.selection is not None:
         return (book_key, unit.unit.code, unit.selection)
     return (book_key, unit.unit.code, unit.size.code if unit.size else None,
@@ -510,7 +522,7 @@ def unit_cards(force: Force, report: Report, sheets: dict) -> list[UnitCard]:
             book=book.name if book.key != force.handbook.key else "",
             blocks=card_blocks(sheet, force.system) if sheet else [],
             team_names=[t.name for t in sheet.teams] if sheet else [],
-            rules=_unit_rules(unit, book, sheet))
+            rules=_unit_rules(unit, book, sheet), letter=unit.letter)
     return list(cards.values())
 
 

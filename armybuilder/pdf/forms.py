@@ -2,6 +2,8 @@ from django import forms
 
 from armybuilder.interchange.listjson import MAX_BYTES
 
+from .options import EXTRAS
+
 
 class RosterOptionsForm(forms.Form):
     """Query options of a roster download: ?paper=a4|letter&cards=0|1&player=…&event=…"""
@@ -11,10 +13,30 @@ class RosterOptionsForm(forms.Form):
     player = forms.CharField(max_length=120, required=False, strip=True)
     event = forms.CharField(max_length=120, required=False, strip=True)
 
+    # the layout extras (armybuilder.pdf.options.EXTRAS), 0|1 each
+    formation_pages = forms.ChoiceField(choices=[("1", "on"), ("0", "off")], required=False)
+    casualties = forms.ChoiceField(choices=[("1", "on"), ("0", "off")], required=False)
+    pick_list = forms.ChoiceField(choices=[("1", "on"), ("0", "off")], required=False)
+    chart = forms.ChoiceField(choices=[("1", "on"), ("0", "off")], required=False)
+
     def options(self) -> dict:
         data = self.cleaned_data
         return {"paper": data.get("paper") or "a4", "cards": (data.get("cards") or "1") == "1",
-                "player": data.get("player") or "", "event": data.get("event") or ""}
+                "player": data.get("player") or "", "event": data.get("event") or "",
+                "extras": tuple(name for name in EXTRAS if data.get(name) == "1")}
+
+
+class PrintOptionsForm(forms.Form):
+    """The builder's print options, remembered with the list."""
+
+    event = forms.CharField(max_length=120, required=False, strip=True, label="Event")
+    player = forms.CharField(max_length=120, required=False, strip=True, label="Player")
+    paper = forms.ChoiceField(choices=[("a4", "A4"), ("letter", "Letter")], label="Paper")
+    cards = forms.BooleanField(required=False, label="Unit cards")
+    formation_pages = forms.BooleanField(required=False, label=EXTRAS["formation_pages"])
+    casualties = forms.BooleanField(required=False, label=EXTRAS["casualties"])
+    pick_list = forms.BooleanField(required=False, label=EXTRAS["pick_list"])
+    chart = forms.BooleanField(required=False, label=EXTRAS["chart"])
 
 
 class VerifyForm(forms.Form):

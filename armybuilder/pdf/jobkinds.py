@@ -16,7 +16,8 @@ def roster_pdf(ctx) -> JobResult:
     try:
         pdf = roster_pdf_for_list(army_list=army_list, paper=params.get("paper", "a4"),
                                   cards=bool(params.get("cards", True)), player=params.get("player", ""),
-                                  event=params.get("event", ""), list_url=params.get("list_url", ""))
+                                  event=params.get("event", ""), list_url=params.get("list_url", ""),
+                                  extras=tuple(params.get("extras") or ()))
     except RosterError as exc:
         raise JobError(str(exc))
     paper = params.get("paper", "a4")

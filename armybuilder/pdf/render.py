@@ -19,6 +19,7 @@ from handbooks.models import GameSystem
 
 from .codes import list_code, qr_svg_data_uri
 from .context import roster_context
+from .extras import roster_extras
 from .selectors import unit_sheets
 
 TEMPLATE = "pdf/roster.html"
@@ -76,7 +77,8 @@ def _page_css(*, paper: str, code: str, legal: bool, errors: int) -> str:
 
 
 def roster_html(*, force: Force, report: Report, document: dict, paper: str = "a4", cards: bool = True,
-                player: str = "", event: str = "", list_url: str = "", system_name: str = "") -> str:
+                player: str = "", event: str = "", list_url: str = "", system_name: str = "",
+                extras: tuple = ()) -> str:
     if paper not in PAPERS:
         raise RosterError(f"paper is one of: {', '.join(PAPERS)}")
     code = list_code(document)
@@ -92,6 +94,7 @@ def roster_html(*, force: Force, report: Report, document: dict, paper: str = "a
         "qr": qr_svg_data_uri(list_url) if list_url else "",
         "page_css": mark_safe(_page_css(paper=paper, code=code, legal=report.legal, errors=len(report.errors))),
     })
+    context.update(roster_extras(force=force, report=report, context=context, extras=extras))
     return render_to_string(TEMPLATE, context)
 
 
@@ -102,11 +105,13 @@ def html_to_pdf(html: str) -> bytes:
 
 
 def roster_pdf_render(*, force: Force, report: Report, document: dict, paper: str = "a4", cards: bool = True,
-                      player: str = "", event: str = "", list_url: str = "", system_name: str = "") -> bytes:
+                      player: str = "", event: str = "", list_url: str = "", system_name: str = "",
+                      extras: tuple = ()) -> bytes:
     """The roster (and unit cards, and rules appendix) of a checked force, as PDF bytes.
 
     ``document`` is the list's JSON document (format v1): its verification code is printed on
     every page. ``list_url`` is where the QR code on every page leads (leave empty for no QR).
     """
     return html_to_pdf(roster_html(force=force, report=report, document=document, paper=paper, cards=cards,
-                                   player=player, event=event, list_url=list_url, system_name=system_name))
+                                   player=player, event=event, list_url=list_url, system_name=system_name,
+                                   extras=extras))

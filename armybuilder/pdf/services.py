@@ -44,10 +44,10 @@ def roster_filename(name: str, paper: str) -> str:
 
 
 def roster_cache_key(*, army_list: ArmyList, paper: str = "a4", cards: bool = True, player: str = "",
-                     event: str = "", list_url: str = "") -> str:
+                     event: str = "", list_url: str = "", extras: tuple = ()) -> str:
     """The key of a rendered roster in the shared cache: the list's version, the paper and every print option."""
     options = "\x1f".join([str(army_list.public_id), str(army_list.version), paper, str(cards), player, event,
-                           list_url])
+                           list_url, ",".join(sorted(extras))])
     return "pdf:roster:" + hashlib.sha256(options.encode("utf-8")).hexdigest()
 
 
@@ -57,20 +57,21 @@ def roster_pdf_cached(**options) -> bytes | None:
 
 
 def roster_pdf_for_list(*, army_list: ArmyList, paper: str = "a4", cards: bool = True, player: str = "",
-                        event: str = "", list_url: str = "") -> bytes:
+                        event: str = "", list_url: str = "", extras: tuple = ()) -> bytes:
     """The roster of a saved list. Cached (shared by every process) by list version and options, so a
     re-download costs nothing."""
     if paper not in PAPERS:
         raise RosterError(f"paper is one of: {', '.join(PAPERS)}")
+    extras = tuple(sorted(set(extras)))
     key = roster_cache_key(army_list=army_list, paper=paper, cards=cards, player=player, event=event,
-                           list_url=list_url)
+                           list_url=list_url, extras=extras)
     pdf = cache.get(key)
     if pdf is None:
         started = time.perf_counter()
         document = army_list_document(army_list)
         force = army_list_force(army_list)
         pdf = roster_pdf_render(force=force, report=check(force), document=document, paper=paper, cards=cards,
-                                player=player, event=event, list_url=list_url)
+                                player=player, event=event, list_url=list_url, extras=extras)
         cache.set(key, pdf, CACHE_SECONDS)
         logger.info("roster rendered", extra={"list": str(army_list.public_id), "version": army_list.version,
                                               "paper": paper, "bytes": len(pdf),
@@ -90,15 +91,18 @@ def roster_renders_in_background(*, army_list: ArmyList) -> bool:
 
 
 def roster_pdf_job_start(*, army_list: ArmyList, owner=None, session_key: str = "", paper: str = "a4",
-                         cards: bool = True, player: str = "", event: str = "", list_url: str = "") -> Job:
+                         cards: bool = True, player: str = "", event: str = "", list_url: str = "",
+                         extras: tuple = ()) -> Job:
     """Render the roster in the background; the same list version and options share one job."""
     if paper not in PAPERS:
         raise RosterError(f"paper is one of: {', '.join(PAPERS)}")
+    extras = tuple(sorted(set(extras)))
     key = roster_cache_key(army_list=army_list, paper=paper, cards=cards, player=player, event=event,
-                           list_url=list_url)
+                           list_url=list_url, extras=extras)
     return job_enqueue(kind="roster_pdf", owner=owner, session_key=session_key, dedupe_key=key,
                        params={"list": str(army_list.public_id), "version": army_list.version, "paper": paper,
-                               "cards": cards, "player": player, "event": event, "list_url": list_url})
+                               "cards": cards, "player": player, "event": event, "list_url": list_url,
+                               "extras": list(extras)})
 
 
 def roster_pdf_for_document(*, raw: bytes | str, paper: str = "a4", cards: bool = True, player: str = "",

@@ -7,15 +7,19 @@ from armybuilder.downloads import attachment
 from armybuilder.lists.selectors import army_list_get_for_user, army_list_get_shared
 
 from .forms import RosterOptionsForm, VerifyForm
+from .options import render_options, saved_print_options
 from .services import (BadCode, ListDocumentError, roster_filename, roster_pdf_cached, roster_pdf_for_list,
                        roster_pdf_job_start, roster_qr_path, roster_renders_in_background, roster_verify, share_path)
 
 
-def _options_or_400(request):
+def _options_or_400(request, army_list=None):
+    """The URL's options; with none in the URL, those remembered with the list (the builder's print options)."""
+    if army_list is not None and not any(name in request.GET for name in RosterOptionsForm.base_fields):
+        return render_options(saved_print_options(army_list)), None
     form = RosterOptionsForm(request.GET)
     if not form.is_valid():
         problems = "; ".join(f"{field}: {' '.join(errors)}" for field, errors in form.errors.items())
-        return None, HttpResponseBadRequest(f"Bad roster options: {problems} (paper=a4|letter, cards=0|1)",
+        return None, HttpResponseBadRequest(f"Bad roster options: {problems} (paper=a4|letter, cards=0|1, formation_pages|casualties|pick_list|chart=0|1)",
                                             content_type="text/plain; charset=utf-8")
     return form.options(), None
 
@@ -32,7 +36,7 @@ def roster(request, public_id):
     """The owner's roster PDF (404 for anyone else, exactly as for a list that does not exist)."""
     army_list = army_list_get_for_user(user=request.user, public_id=public_id,
                                        session_key=request.session.session_key)
-    options, error = _options_or_400(request)
+    options, error = _options_or_400(request, army_list)
     if error:
         return error
     if not options["player"] and request.user.is_authenticated:
@@ -59,7 +63,7 @@ def _roster_or_job(request, army_list, **options):
 def shared_roster(request, share_token):
     """Anyone with the share link may print the list (without the owner's name unless ?player= is given)."""
     army_list = army_list_get_shared(share_token=share_token)
-    options, error = _options_or_400(request)
+    options, error = _options_or_400(request, army_list)
     if error:
         return error
     return _roster_or_job(request, army_list, list_url=request.build_absolute_uri(share_path(army_list)), **options)

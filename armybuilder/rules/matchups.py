@@ -146,7 +146,35 @@ def fow_matchup(a: Force, b: Force, report_a, report_b) -> dict:
     for side, force, report in (("a", a, report_a), ("b", b, report_b)):
         sides[side] = {"points": report.total_points, "points_limit": force.points_limit,
                        "reserves_on_table_max": report.figures.get("reserves_on_table_max"),
-                       "formations": report.figures.get("formations"), "game_units": report.figures.get("game_units")}
+                       "formations": report.figures.get("formations"), "game_units": report.figures.get("game_units"),
+                       "units_bought": report.figures.get("purchases"), "teams": report.figures.get("teams"),
+                       "support_points": sum(report.unit_points.get(u.pointer, 0) for u in force.support),
+                       "card_points": report.card_points,
+                       "forces": _fow_forces(force, report)}
     on_table = {s: sides[s]["reserves_on_table_max"] or 0 for s in SIDES}
     more = None if on_table["a"] == on_table["b"] else max(SIDES, key=on_table.get)
-    return {"sides": sides, "more_on_table_in_reserves": more}
+    difference = {key: (sides["a"].get(key) or 0) - (sides["b"].get(key) or 0) for key in FOW_COMPARED}
+    return {"sides": sides, "more_on_table_in_reserves": more, "difference": difference}
+
+
+# the figures a Flames of War match-up compares (force A less force B)
+FOW_COMPARED = ("points", "formations", "units_bought", "game_units", "teams", "reserves_on_table_max",
+                "support_points", "card_points")
+
+
+def _fow_forces(force: Force, report) -> list[dict]:
+    """Each formation (and the support) with its points and its units' points and teams, in list order."""
+    def unit_row(unit: ForceUnit) -> dict:
+        teams = unit.teams if unit.selection is None else report.figures.get("unit_teams", {}).get(unit.pointer, 0)
+        return {"pointer": unit.pointer, "name": unit.unit.name, "points": report.unit_points.get(unit.pointer, 0),
+                "teams": teams}
+
+    out = [{"pointer": f.pointer, "name": f.formation.name, "allied": f.allied,
+            "points": report.formation_points.get(f.pointer, sum(report.unit_points.get(u.pointer, 0)
+                                                                 for u in f.units)),
+            "units": [unit_row(u) for u in f.units]} for f in force.formations]
+    if force.support:
+        out.append({"pointer": "/support", "name": "Support", "allied": False,
+                    "points": sum(report.unit_points.get(u.pointer, 0) for u in force.support),
+                    "units": [unit_row(u) for u in force.support]})
+    return out

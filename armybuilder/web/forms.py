@@ -4,7 +4,7 @@ import re
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from armybuilder.interchange.listjson import MAX_BYTES
+from armybuilder.interchange.any_file import MAX_FILE_BYTES
 
 from .selectors import handbooks_to_start_from
 
@@ -174,20 +174,25 @@ class RenameForm(VersionForm):
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(required=False, label="JSON file",
-                           help_text=f"An army list exported from this tool (at most {MAX_BYTES // 1024} KiB).")
+    file = forms.FileField(required=False, label="List or roster file",
+                           help_text=f"A list exported from this tool (JSON), a BattleScribe roster (.ros or .rosz) or "
+                                     f"a New Recruit roster (JSON), at most {MAX_FILE_BYTES // 1024} KiB. The kind "
+                                     f"of file is read from its content, whatever its name.")
     text = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
-                           label="…or paste the JSON here", max_length=MAX_BYTES)
+                           label="…or paste the list or roster here", max_length=MAX_FILE_BYTES)
 
     def clean(self):
         data = super().clean()
         upload = data.get("file")
         if upload is not None:
-            if upload.size > MAX_BYTES:
-                raise forms.ValidationError(f"The file is {upload.size} bytes; a list may be at most {MAX_BYTES}.")
-            data["raw"] = upload.read(MAX_BYTES + 1)
+            if upload.size > MAX_FILE_BYTES:
+                raise forms.ValidationError(f"The file is {upload.size} bytes; a list or roster may be at most "
+                                            f"{MAX_FILE_BYTES}.")
+            data["raw"] = upload.read(MAX_FILE_BYTES + 1)
+            data["source"] = (upload.name or "the file")[:120]
         elif data.get("text", "").strip():
             data["raw"] = data["text"]
+            data["source"] = "the pasted text"
         else:
             raise forms.ValidationError("Choose a file or paste a list to import.")
         return data

@@ -38,6 +38,7 @@ class CompareRow:
     a: str
     b: str
     detail: str = ""
+    difference: str = ""  # force A less force B, where the figures are numbers
 
 
 @dataclass
@@ -113,6 +114,11 @@ class MatchupView:
     verdict: str = ""
     waf: dict | None = None
     parity: ParityView | None = None
+    fow_forces: dict | None = None  # Flames of War: each side's formations and units, with points
+
+    @property
+    def has_difference(self) -> bool:
+        return any(row.difference for row in self.compare)
 
     @property
     def sides(self):
@@ -130,14 +136,35 @@ def _plural(n, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _signed(n, unit: str = "") -> str:
+    if not n:
+        return "="
+    text = f"{n:+g}".replace("-", "−")
+    return f"{text} {unit}".strip()
+
+
+FOW_ROWS = (("points", "Points", "pts", ""), ("formations", "Formations", "", ""),
+            ("units_bought", "Units bought", "", "each unit card bought"),
+            ("game_units", "Game units", "", "units on the table: some purchases field more than one"),
+            ("teams", "Teams", "", ""),
+            ("support_points", "Support", "pts", "units from the force's support boxes"),
+            ("card_points", "Command cards", "pts", ""))
+
+
 def _fow(view: MatchupView, fow: dict) -> None:
-    sides = fow["sides"]
-    for key, label in (("formations", "Formations"), ("game_units", "Game units")):
-        view.compare.append(CompareRow(label, str(sides["a"].get(key) or 0), str(sides["b"].get(key) or 0)))
+    sides, diff = fow["sides"], fow.get("difference", {})
+    for key, label, unit, detail in FOW_ROWS:
+        a, b = sides["a"].get(key) or 0, sides["b"].get(key) or 0
+        if key == "points":
+            a = f"{a:g} / {sides['a']['points_limit']}" if sides["a"].get("points_limit") else f"{a:g}"
+            b = f"{b:g} / {sides['b']['points_limit']}" if sides["b"].get("points_limit") else f"{b:g}"
+        view.compare.append(CompareRow(label, str(a), str(b), detail, _signed(diff.get(key, 0), unit)))
     view.compare.append(CompareRow("Most points on table in Reserves missions",
                                    _plural(sides["a"].get("reserves_on_table_max") or 0, "pt"),
                                    _plural(sides["b"].get("reserves_on_table_max") or 0, "pt"),
-                                   "60% of the agreed points; the rest waits in Reserve"))
+                                   "60% of the agreed points; the rest waits in Reserve",
+                                   _signed(diff.get("reserves_on_table_max", 0), "pts")))
+    view.fow_forces = {"a": sides["a"].get("forces", []), "b": sides["b"].get("forces", [])}
     more = fow.get("more_on_table_in_reserves")
     if more:
         other = "b" if more == "a" else "a"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import accounts, battlescribe_views, matchup_views, schemas, views
+from . import accounts, battlescribe_views, extras_views, matchup_views, schemas, views
 
 app_name = "web"
 urlpatterns = [
@@ -14,7 +14,13 @@ urlpatterns = [
     path("lists/<uuid:public_id>/copy/", views.list_copy, name="copy"),
     path("lists/<uuid:public_id>/delete/", views.list_delete, name="delete"),
     path("lists/<uuid:public_id>/export.json", views.list_export, name="export"),
+    path("lists/<uuid:public_id>/text/", extras_views.list_text, name="text"),
+    path("lists/<uuid:public_id>/chart/", extras_views.list_chart, name="chart"),
+    path("lists/<uuid:public_id>/print-options/", extras_views.list_print_options, name="print-options"),
+    path("lists/<uuid:public_id>/starter/", extras_views.list_starter, name="starter"),
     path("s/<uuid:share_token>/", views.shared, name="shared"),
+    path("s/<uuid:share_token>/text/", extras_views.shared_text, name="shared-text"),
+    path("s/<uuid:share_token>/chart/", extras_views.shared_chart, name="shared-chart"),
     path("s/<uuid:share_token>/export.json", views.shared_export, name="shared-export"),
     path("schemas/<str:name>", schemas.schema, name="schema"),
     path("matchups/", matchup_views.matchups, name="matchups"),

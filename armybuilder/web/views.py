@@ -7,6 +7,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from django.contrib import messages
 from django.db import transaction
 
 from django.contrib.auth.views import redirect_to_login
@@ -20,20 +21,22 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
 from armybuilder.downloads import attachment
-from armybuilder.interchange.listjson import parse_list_json
+from armybuilder.interchange.any_file import list_file_import
 from armybuilder.interchange.listjson.document import ListDocumentError
 from armybuilder.lists import services as list_services
 from armybuilder.lists.gamedata import handbook_data
 from armybuilder.lists.models import ListFormation, ListUnit
 from armybuilder.lists.selectors import (army_list_document, army_list_force, army_list_get_for_user,
-                                         army_list_get_shared, army_lists_visible_to)
+                                         army_list_get_shared)
 from armybuilder.lists.services import ListOperationError, StaleListError
+from armybuilder.lists.summary import army_list_summary_store
 from armybuilder.ratelimit import client_ident, rate_limit_hit
 from armybuilder.rules import check
 
 from . import forms
 from . import history as builder_history
 from .builder import allied_offers, builder_view
+from .extras_views import composition_html, my_lists_context
 from .selectors import (allied_handbook, allied_handbooks, list_card_at, list_formation_at, list_target_at,
                         list_unit_at)
 from .services import army_list_choose_upgrade, player_display_name
@@ -89,6 +92,7 @@ def builder_context(request, army_list, *, message: str = "", message_kind: str 
     answer that does not draw the "Add a formation" panel."""
     force = army_list_force(army_list, remember=True)
     report = check(force)
+    army_list_summary_store(army_list=army_list, report=report)  # what "My lists" shows of it
     allies = ally_books(army_list) if allies else []
     share_url = ""
     if army_list.visibility == "shared":
@@ -102,7 +106,8 @@ def builder_context(request, army_list, *, message: str = "", message_kind: str 
             "message_kind": message_kind, "share_url": share_url, "readonly": False, "urls": urls,
             "hidden": hidden_fields(request, army_list), "history": builder_history.history_view(army_list),
             "book_update": builder_history.book_update_view(army_list),
-            "variant_name": dict(view.variants).get(army_list.variant, army_list.variant)}
+            "variant_name": dict(view.variants).get(army_list.variant, army_list.variant),
+            "composition_svg": composition_html(force, report)}
 
 
 def form_problem(form) -> str:
@@ -135,9 +140,7 @@ def start(request):
                                                    points_limit=form.cleaned_data["points_limit"],
                                                    **owner_kwargs(request))
         return redirect("web:builder", public_id=army_list.public_id)
-    lists = (army_lists_visible_to(request.user, request.session.session_key)
-             .select_related("handbook", "system"))
-    return render(request, "web/start.html", {"form": form, "lists": lists},
+    return render(request, "web/start.html", {"form": form, **my_lists_context(request)},
                   status=400 if form.errors else 200)
 
 
@@ -158,9 +161,8 @@ def list_rename(request, public_id):
 
 
 def _start_with_message(request, message: str, status: int):
-    lists = army_lists_visible_to(request.user, request.session.session_key).select_related("handbook", "system")
-    return render(request, "web/start.html", {"form": forms.NewListForm(), "lists": lists, "message": message},
-                  status=status)
+    return render(request, "web/start.html", {"form": forms.NewListForm(), **my_lists_context(request),
+                                              "message": message}, status=status)
 
 
 def _too_many(request, scope: str, what: str):
@@ -576,14 +578,16 @@ def import_list(request):
     if request.method == "POST" and form.is_valid():
         had_session = bool(request.session.session_key)
         try:
-            doc = parse_list_json(form.cleaned_data["raw"])
             with transaction.atomic():  # a visitor's new session is only kept with the list it was made for
-                army_list = list_services.army_list_import(doc=doc, **owner_kwargs(request))
+                imported = list_file_import(data=form.cleaned_data["raw"], source=form.cleaned_data["source"],
+                                            **owner_kwargs(request))
         except ListDocumentError as exc:
             problems = exc.problems
             if not had_session and request.session.session_key:
                 request.session.flush()  # its row went with the rollback: forget the key too
         else:
-            return redirect("web:builder", public_id=army_list.public_id)
+            for warning in imported.warnings[:20]:
+                messages.warning(request, warning)
+            return redirect("web:builder", public_id=imported.army_list.public_id)
     status = 400 if (problems or form.errors) else 200
     return render(request, "web/import.html", {"form": form, "problems": problems}, status=status)
