@@ -477,8 +477,13 @@ def command_cases(name, command, world, folder: Path) -> list:
 
 
 @pytest.mark.parametrize("name", sorted(set(COMMANDS) - set(NO_INPUT_COMMANDS)))
-def test_hostile_command_inputs(name, world, tmp_path):
+def test_hostile_command_inputs(name, world, tmp_path, monkeypatch):
     cases = command_cases(name, COMMANDS[name], world, tmp_path)
+    # The commands run from a folder deep inside the test's own: a hostile relative path ("../../../../etc/passwd")
+    # given to an option that writes a file lands in the sandbox, never on the machine.
+    sandbox = tmp_path.joinpath(*["sandbox"] * 12)
+    sandbox.mkdir(parents=True)
+    monkeypatch.chdir(sandbox)
     outcomes = run_in_child(cases)
     COUNTS[f"manage.py {name}"] = len(outcomes)
     PEAKS[f"manage.py {name}"] = (max(o.peak_mib for o in outcomes), max(o.seconds for o in outcomes))

@@ -100,6 +100,17 @@ def test_the_war_aint_fair_letters_keep_two_alike_platoons_apart(sample_data):
     assert found == letters
 
 
+def test_the_players_own_names_and_notes_are_in_every_flavour(sample_data):
+    doc = json.loads(Path(EXAMPLES[0]).read_text(encoding="utf-8"))
+    doc["formations"][0]["custom_name"] = "Kampfgruppe Schmidt"
+    doc["formations"][0]["units"][0]["custom_name"] = "Old Faithful"
+    doc["formations"][0]["units"][0]["notes"] = "Bring the spare turret"
+    army_list = s.army_list_import(doc=doc, session_key="text-test")
+    for flavour in ("text", "markdown", "bbcode"):
+        text = army_list_text(army_list=army_list, flavour=flavour)
+        assert "Kampfgruppe Schmidt" in text and "Old Faithful" in text and "Bring the spare turret" in text, flavour
+
+
 def test_markdown_escapes_and_bbcode_cannot_open_a_tag(sample_data):
     doc = json.loads(Path(EXAMPLES[0]).read_text(encoding="utf-8"))
     doc["name"] = "My *best* [url=x]list[/url]"
