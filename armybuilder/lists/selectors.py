@@ -1,6 +1,7 @@
 """Reads: which lists a user may see, a list as a document, a list as a Force, its report."""
 import json
 import threading
+import uuid
 from collections import OrderedDict
 
 from django.http import Http404
@@ -171,11 +172,12 @@ def army_list_document(army_list: ArmyList) -> dict:
     }
 
 
-# The documents of lists as they were at a version, in this process: (list id, version) -> JSON text. Only a
+# The documents of lists as they were at a version, in this process: (list public id, version) -> JSON text (the
+# public id is random and never reused, unlike a row id after a rolled-back insert). Only a
 # document read whole at one committed version goes in (remember_document checks the version after reading),
 # and only a writer that will bump exactly that version reads it back (army_list_force's ``version``): its write
 # fails as stale unless the list is still at that version, so it never acts on a document that is not the list's.
-_DOCUMENTS: "OrderedDict[tuple[int, int], str]" = OrderedDict()
+_DOCUMENTS: "OrderedDict[tuple[uuid.UUID, int], str]" = OrderedDict()
 _DOCUMENTS_MAX = 512
 _documents_lock = threading.Lock()
 
@@ -185,7 +187,7 @@ def remember_document(army_list: ArmyList, doc: dict) -> None:
     if army_list.pk is None or not ArmyList.objects.filter(pk=army_list.pk, version=army_list.version).exists():
         return
     with _documents_lock:
-        _DOCUMENTS[(army_list.pk, army_list.version)] = json.dumps(doc)
+        _DOCUMENTS[(army_list.public_id, army_list.version)] = json.dumps(doc)
         while len(_DOCUMENTS) > _DOCUMENTS_MAX:
             _DOCUMENTS.popitem(last=False)
 
@@ -195,7 +197,7 @@ def army_list_force(army_list: ArmyList, *, version: int | None = None, remember
     document read for the next writer (the builder does, after each answer)."""
     doc = None
     if version is not None and version == army_list.version:
-        text = _DOCUMENTS.get((army_list.pk, version))
+        text = _DOCUMENTS.get((army_list.public_id, version))
         doc = json.loads(text) if text is not None else None
     if doc is None:
         doc = army_list_document(army_list)

@@ -49,7 +49,7 @@ def test_a_remembered_document_is_used_only_by_a_writer_at_its_version(library_i
     client.get(reverse("web:builder", args=[army.public_id]))
     army.refresh_from_db()
     seen_version = army.version
-    assert (army.pk, seen_version) in selectors._DOCUMENTS
+    assert (army.public_id, seen_version) in selectors._DOCUMENTS
     company = ListFormation.objects.get(army_list=army)
     s.army_list_remove_unit(army_list=army, list_unit=ListUnit.objects.filter(list_formation=company).last())
     units = ListUnit.objects.filter(army_list=army).count()

@@ -56,6 +56,10 @@ def test_the_whole_event_through_the_api(afrika, organiser):
     rechecked = org.post(f"/api/v1/events/{event_id}/recheck", content_type="application/json").json()
     assert [(r["player"], r["was_legal"], r["legal"], r["changed"]) for r in rechecked] == [
         ("rommel", False, True, True)]
+    # Lock all locks approved lists only: the rejected one must be approved first (it is legal now).
+    response = org.post(f"/api/v1/events/submissions/{submission_id}/review", {"decision": "approve"},
+                        content_type="application/json")
+    assert response.status_code == 200 and response.json()["status"] == "approved"
     assert org.post(f"/api/v1/events/{event_id}/lock", content_type="application/json").json() == {"locked": 1}
     response = client.post(f"/api/v1/events/{event_id}/submissions", {"list": str(army.public_id)},
                            content_type="application/json")

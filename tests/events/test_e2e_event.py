@@ -167,7 +167,7 @@ def test_an_event_from_creation_to_reveal(live_books, browser, tmp_path):
         card.get_by_role("button", name="Approve").click()
         expect(org.locator(".alert--ok")).to_have_text(f"{name}'s list is approved.")
     org.get_by_role("button", name="Lock all").click()
-    expect(org.locator(".alert--ok")).to_contain_text("3 lists locked")
+    expect(org.locator(".alert--ok")).to_contain_text("3 approved lists locked")
     expect(org.locator(".player-card .status--locked")).to_have_count(4)
     assert axe_violations(org) == []
     org.screenshot(path=str(shots / "dashboard-1280.png"), full_page=True)

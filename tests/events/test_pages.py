@@ -121,8 +121,13 @@ def test_dashboard_review_lock_and_recheck(event, afrika):
     Event.objects.filter(pk=event.pk).update(formation_limit=2)
     page = organiser.post(reverse("events:recheck", args=[event.public_id])).content.decode()
     assert "1 list changed verdict" in page and "bert</strong>: had 1 error, now legal" in page
-    organiser.post(reverse("events:lock", args=[event.public_id]))
-    assert set(Submission.objects.values_list("status", flat=True)) == {"locked"}
+    anna = Submission.objects.get(registration__player__username="anna")
+    organiser.post(reverse("events:review", args=[event.public_id, anna.public_id]), {"decision": "approve"})
+    page = organiser.post(reverse("events:lock", args=[event.public_id]), follow=True).content.decode()
+    assert "1 approved list locked" in page
+    # The approved list is locked; bert's rejected one keeps its verdict and its comment.
+    assert dict(Submission.objects.values_list("registration__player__username", "status")) == {
+        "anna": "locked", "bert": "rejected"}
     response = login(players[0]).post(reverse("events:submit", args=[event.public_id]),
                                       {"army_list": Submission.objects.first().list_public_id})
     assert response.status_code == 400 and "locked" in response.content.decode()
