@@ -1,0 +1,198 @@
+"""The event pack: one PDF (cover, contents, every approved roster), a CSV and a ZIP, built as a job; rosters
+cached by submission and version so a rebuild draws only what changed.
+
+Expected values come from the submissions themselves (their codes, names and points as stored), and the files
+are read back with pypdf, csv and zipfile; nothing is taken from the pack code's own bookkeeping.
+"""
+import csv
+import io
+import json
+import zipfile
+
+import pytest
+from pypdf import PdfReader
+
+from armybuilder.events import services as ev
+from armybuilder.events.pack import build
+from armybuilder.events.pack import services as pack
+from armybuilder.interchange.listjson import parse_list_json
+from armybuilder.jobs.models import Job
+from armybuilder.lists import services as s
+from armybuilder.lists.services import army_list_import
+
+from .conftest import make_user, panzer_company
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def renders(monkeypatch):
+    """Every roster actually drawn (not taken from the cache), by submission id."""
+    drawn = []
+    real = build.roster_artefacts
+
+    def counting(entry, **kwargs):
+        drawn.append(entry.submission)
+        return real(entry, **kwargs)
+
+    monkeypatch.setattr(build, "roster_artefacts", counting)
+    return drawn
+
+
+def submitted(event, name, handbook, *, list_name):
+    player = make_user(name)
+    army = panzer_company(player, handbook, name=list_name)
+    registration = ev.event_register(event=event, player=player)
+    return player, army, ev.submission_create(registration=registration, army_list=army, by=player)
+
+
+@pytest.fixture
+def tournament(event, afrika, organiser):
+    """Three players: Anna and Carl approved, Bruno rejected."""
+    subs = {}
+    for name, list_name in (("anna", "Anna's Kampfgruppe"), ("bruno", "Bruno's Rejected Force"),
+                            ("carl", "Carl's Panzers")):
+        subs[name] = submitted(event, name, afrika, list_name=list_name)
+    ev.submission_review(submission=subs["anna"][2], by=organiser, approve=True)
+    ev.submission_review(submission=subs["bruno"][2], by=organiser, approve=False, comment="Too many tanks.")
+    ev.submission_review(submission=subs["carl"][2], by=organiser, approve=True, comment="Fine.")
+    return subs
+
+
+def pdf_text(pdf: bytes) -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
+
+
+def test_the_pack_holds_every_approved_roster_and_no_rejected_one(event, organiser, tournament, renders):
+    job = pack.event_pack_start(event=event, user=organiser)
+    assert job.status == Job.SUCCEEDED, job.error
+    anna, bruno, carl = (tournament[n][2] for n in ("anna", "bruno", "carl"))
+    assert sorted(renders) == sorted([str(anna.public_id), str(carl.public_id)])
+
+    content, filename, content_type = pack.event_pack_file(event=event, user=organiser, part="pdf")
+    assert content_type == "application/pdf" and filename == "Desert-Cup-pack.pdf"
+    pages = pdf_text(content)
+    cover = pages[0]
+    assert "Desert Cup" in cover and "Tobruk hall" in cover and "anna" in cover and "carl" in cover
+    assert "bruno" not in cover
+    contents = pages[1]
+    assert "Contents" in contents
+    assert anna.code in contents and carl.code in contents and bruno.code not in contents
+    whole = "\n".join(pages)
+    assert bruno.code not in whole and "Bruno's Rejected Force" not in whole
+    # Each roster's pages carry its own code; Anna's come first (players by name), right after the front.
+    anna_pages = [i for i, text in enumerate(pages) if f"Verification code {anna.code}" in text]
+    carl_pages = [i for i, text in enumerate(pages) if f"Verification code {carl.code}" in text]
+    assert anna_pages and carl_pages and anna_pages[0] == 2 and max(anna_pages) < min(carl_pages)
+    assert anna_pages == list(range(2, 2 + len(anna_pages))) and carl_pages[-1] == len(pages) - 1
+    # The contents give the page each roster starts on (1-based).
+    assert f"{anna.code} 3" in contents.replace("\n", " ") and f"{carl.code} {carl_pages[0] + 1}" in contents.replace("\n", " ")
+    outline = [item.title for item in PdfReader(io.BytesIO(content)).outline]
+    assert outline == ["Cover and contents", "anna: Anna's Kampfgruppe", "carl: Carl's Panzers"]
+
+
+def test_the_csv_lists_players_lists_points_and_codes(event, organiser, tournament):
+    pack.event_pack_start(event=event, user=organiser)
+    content, filename, content_type = pack.event_pack_file(event=event, user=organiser, part="csv")
+    assert content_type.startswith("text/csv") and filename.endswith("players.csv")
+    rows = list(csv.DictReader(io.StringIO(content.decode("utf-8-sig"))))
+    anna, carl = tournament["anna"][2], tournament["carl"][2]
+    assert [(r["player"], r["list"], int(r["points"]), r["verification_code"]) for r in rows] == [
+        ("anna", "Anna's Kampfgruppe", anna.points, anna.code), ("carl", "Carl's Panzers", carl.points, carl.code)]
+    assert rows[0]["first_page"] == "3" and int(rows[1]["first_page"]) == 3 + int(rows[0]["pages"])
+
+
+def test_the_zip_holds_each_list_as_json_that_imports_again(event, organiser, tournament):
+    pack.event_pack_start(event=event, user=organiser)
+    content, _, content_type = pack.event_pack_file(event=event, user=organiser, part="zip")
+    assert content_type == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(content)) as archive:
+        names = archive.namelist()
+        documents = {n: parse_list_json(archive.read(n)) for n in names if n.endswith(".json")}
+        readme = archive.read("README.txt").decode() if "README.txt" in names else ""
+    assert sorted(documents) == ["001-anna-Anna-s-Kampfgruppe.json", "002-carl-Carl-s-Panzers.json"]
+    anna, carl = tournament["anna"][2], tournament["carl"][2]
+    assert list(documents.values()) == [anna.document, carl.document]
+    for document in documents.values():
+        imported = army_list_import(doc=document, owner=make_user(f"re-{len(document['name'])}-{id(document)}"))
+        assert imported.name == document["name"]
+    # The sample books are not BattleScribe data: no .ros, and the README says why for each list.
+    assert not [n for n in names if n.endswith(".ros")]
+    assert "001-anna-Anna-s-Kampfgruppe: no .ros" in readme and "BattleScribe" in readme
+
+
+def test_a_finished_pack_is_kept_until_a_submission_changes(event, organiser, tournament, renders, afrika):
+    helper = make_user("helper")
+    ev.event_add_organiser(event=event, by=organiser, username="helper")
+    first = pack.event_pack_start(event=event, user=organiser)
+    assert len(renders) == 2
+    again = pack.event_pack_start(event=event, user=organiser)
+    assert again.pk == first.pk and len(renders) == 2
+    assert pack.event_pack_state(event=event, user=organiser).up_to_date
+    # A co-organiser gets the same pack.
+    assert pack.event_pack_start(event=event, user=helper).pk == first.pk
+
+    # Carl changes his list and resubmits; the organiser approves it again.
+    player, army, _ = tournament["carl"]
+    s.army_list_update(army_list=army, name="Carl's Second Thoughts")
+    resubmitted = ev.submission_create(registration=army.submissions.first().registration, army_list=army, by=player)
+    ev.submission_review(submission=resubmitted, by=organiser, approve=True)
+    state = pack.event_pack_state(event=event, user=organiser)
+    assert state.job.pk == first.pk and not state.up_to_date
+
+    renders.clear()
+    rebuilt = pack.event_pack_start(event=event, user=organiser)
+    assert rebuilt.pk != first.pk and rebuilt.status == Job.SUCCEEDED
+    assert renders == [str(resubmitted.public_id)]  # exactly one roster drawn, Anna's came from the cache
+    assert rebuilt.result["rendered"] == 1 and rebuilt.result["cached"] == 1
+    text = "\n".join(pdf_text(pack.event_pack_file(event=event, user=organiser, part="pdf")[0]))
+    assert "Carl's Second Thoughts" in text and resubmitted.code in text
+    assert tournament["carl"][2].code not in text  # the first submission is history
+    assert pack.event_pack_state(event=event, user=organiser).up_to_date
+
+
+def test_only_organisers_build_or_read_the_pack(event, organiser, tournament):
+    from django.http import Http404
+
+    for user in (tournament["anna"][0], make_user("stranger")):
+        with pytest.raises(Http404):
+            pack.event_pack_start(event=event, user=user)
+        with pytest.raises(Http404):
+            pack.event_pack_state(event=event, user=user)
+    pack.event_pack_start(event=event, user=organiser)
+    with pytest.raises(Http404):
+        pack.event_pack_file(event=event, user=tournament["anna"][0], part="pdf")
+
+
+def test_nothing_approved_is_a_clear_refusal(event, organiser):
+    with pytest.raises(pack.PackError, match="No list is approved yet"):
+        pack.event_pack_start(event=event, user=organiser)
+    with pytest.raises(pack.PackError, match="paper is one of"):
+        pack.event_pack_start(event=event, user=organiser, paper="a3")
+
+
+def test_a_snapshot_whose_book_is_gone_gets_a_page_that_says_so(event, organiser, tournament):
+    anna = tournament["anna"][2]
+    broken = dict(anna.document, handbook={"code": "no-such-book", "revision": 1})
+    type(anna).objects.filter(pk=anna.pk).update(document=broken)
+    job = pack.event_pack_start(event=event, user=organiser)
+    assert job.status == Job.SUCCEEDED and job.result["unprintable"] == 1
+    pages = pdf_text(pack.event_pack_file(event=event, user=organiser, part="pdf")[0])
+    assert "cannot be drawn" in pages[2] and anna.code in pages[2]
+
+
+def test_csv_cells_never_run_as_formulas():
+    entry = build.PackEntry(submission="s", number=1, list_version=1, player="=HYPERLINK(1)", list_name="+1",
+                            points=1, card_points=0, formations=1, code="ABCD", status="approved", legal=True,
+                            document={})
+    rows = list(csv.reader(io.StringIO(build.pack_csv([entry], [3], [2]).decode("utf-8-sig"))))
+    assert rows[1][1] == "'=HYPERLINK(1)" and rows[1][2] == "'+1"
+
+
+def test_json_in_zip_is_the_frozen_snapshot_not_the_live_list(event, organiser, tournament):
+    player, army, sub = tournament["anna"]
+    s.army_list_update(army_list=army, name="Edited after approval")
+    pack.event_pack_start(event=event, user=organiser)
+    with zipfile.ZipFile(io.BytesIO(pack.event_pack_file(event=event, user=organiser, part="zip")[0])) as archive:
+        first = json.loads(archive.read(archive.namelist()[0]))
+    assert first["name"] == "Anna's Kampfgruppe"
