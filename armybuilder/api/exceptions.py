@@ -15,6 +15,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from armybuilder.errors import RETRY_AFTER_SECONDS, service_down
 from armybuilder.interchange.listjson.document import ListDocumentError
+from armybuilder.events.services import EventError, EventPermissionError
 from armybuilder.lists.services import ListGoneError, ListOperationError, StaleListError
 
 logger = logging.getLogger("armybuilder.api")
@@ -121,6 +122,10 @@ def _translate(exc):
         return ProblemsError([{"pointer": "", "message": str(exc)}], detail=str(exc))
     if isinstance(exc, ListDocumentError):
         return ProblemsError([p.as_dict() for p in exc.problems])
+    if isinstance(exc, EventPermissionError):
+        return exceptions.PermissionDenied(str(exc))
+    if isinstance(exc, EventError):
+        return ProblemsError([{"pointer": "", "message": str(exc)}], detail=str(exc))
     if isinstance(exc, Http404):
         return exceptions.NotFound(str(exc) if str(exc) else None)
     if isinstance(exc, PermissionDenied):

@@ -1,10 +1,12 @@
 """/api/v1/... (the API) and /api/schema/, /api/docs/ (its OpenAPI schema and Swagger UI)."""
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 from csp.constants import SELF, UNSAFE_INLINE
 from csp.decorators import csp_update
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from . import check, files, gamedata, jobs, lists, tokens
+from armybuilder.events import pack_hook
+
+from . import check, events, files, gamedata, jobs, lists, tokens
 from .views import not_found
 
 app_name = "api"
@@ -12,6 +14,8 @@ app_name = "api"
 BOOK = "v1/handbooks/<str:system>/<str:code>/<int:revision>/"
 LIST = "v1/lists/<uuid:public_id>/"
 UNIT = "units/<int:unit>/"
+EVENT = "v1/events/<uuid:event_id>/"
+SUBMISSION = "v1/events/submissions/<uuid:submission_id>/"
 
 urlpatterns = [
     # game data
@@ -61,6 +65,21 @@ urlpatterns = [
     path("v1/jobs/<uuid:job_id>", jobs.JobDetailApi.as_view(), name="job-detail"),
     path("v1/jobs/<uuid:job_id>/result", jobs.JobResultApi.as_view(), name="job-result"),
     path("v1/imports/battlescribe", jobs.BattleScribeImportApi.as_view(), name="import-battlescribe"),
+    # tournaments
+    path("v1/events/", events.EventCollectionApi.as_view(), name="event-collection"),
+    path(EVENT, events.EventDetailApi.as_view(), name="event-detail"),
+    path(EVENT + "organisers", events.EventOrganiserApi.as_view(), name="event-organisers"),
+    path(EVENT + "registrations", events.RegistrationApi.as_view(), name="event-registrations"),
+    path(EVENT + "registrations/<int:registration_id>/reopen", events.ReopenApi.as_view(), name="event-reopen"),
+    path(EVENT + "submissions", events.SubmissionCollectionApi.as_view(), name="event-submissions"),
+    path(EVENT + "lock", events.LockApi.as_view(), name="event-lock"),
+    path(EVENT + "recheck", events.RecheckApi.as_view(), name="event-recheck"),
+    path(EVENT, include(pack_hook.api_urlpatterns)),  # the printed pack (issue-13b) plugs in here
+    path(SUBMISSION, events.SubmissionDetailApi.as_view(), name="submission-detail"),
+    path(SUBMISSION + "review", events.SubmissionReviewApi.as_view(), name="submission-review"),
+    path(SUBMISSION + "export.json", events.SubmissionJsonApi.as_view(), name="submission-export-json"),
+    path(SUBMISSION + "export.ros", events.SubmissionRosApi.as_view(), name="submission-export-ros"),
+    path(SUBMISSION + "roster.pdf", events.SubmissionPdfApi.as_view(), name="submission-roster-pdf"),
     # checking without saving, and tokens
     path("v1/check", check.CheckApi.as_view(), name="check"),
     path("v1/auth/token", tokens.TokenApi.as_view(), name="token"),

@@ -390,3 +390,10 @@ def submission_diff(previous: Submission | None, current: Submission) -> dict:
                  for _ in range(c)]
     return {"first": False, "in": units_in, "out": units_out, "points_before": previous.points,
             "points_after": current.points, "points_delta": current.points - previous.points}
+
+
+@transaction.atomic
+def event_delete(*, event: Event, user) -> None:
+    """Delete the event with its registrations and submissions (the players' lists stay)."""
+    _require_organiser(event, user)
+    event.delete()
