@@ -38,8 +38,8 @@ CLAIM_SECONDS = 120  # a roster being drawn by some worker; a dead worker's clai
 WAIT_STEP_SECONDS = 0.1
 
 
-class PackError(Exception):
-    """The pack cannot be built as asked; the message says why."""
+class PackError(event_services.EventError):
+    """The pack cannot be built as asked; the message says why (pages and the API show it as a 400)."""
 
 
 def roster_cache_seconds() -> int:
