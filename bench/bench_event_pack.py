@@ -199,6 +199,10 @@ def main():
             r = job.result
             print(f"  rebuild after one list changed: {rebuilt:.2f} s (drawn {r['rendered'] + r['by_workers']}, "
                   f"from the cache {r['cached']}); ratio to single {rebuilt / one:.2f}   (target <= 1.2)")
+            t = r.get("timings", {})
+            print(f"    of which rosters {t.get('rosters_ms', 0) / 1000:.2f} s, cover and contents "
+                  f"{t.get('front_ms', 0) / 1000:.2f} s, merging {t.get('merge_ms', 0) / 1000:.2f} s, CSV and ZIP "
+                  f"{t.get('files_ms', 0) / 1000:.2f} s; the job ran {r['duration_ms'] / 1000:.2f} s of it")
             last = job
             drain()
         finally:

@@ -222,24 +222,31 @@ def pack_build(ctx) -> JobResult:
     ctx.progress(5, f"Printing {len(entries)} rosters")
     artefacts, counts = gather_rosters(entries, keys, event_name=event.name, paper=paper, progress=ctx.progress,
                                        submission_ids=[p[1] for p in pairs])
+    timings = {"rosters_ms": round((time.perf_counter() - started) * 1000)}
     ctx.progress(92, "Putting the pack together")
     pages = [a["pages"] for a in artefacts]
     cover = pack_event(event)
+    mark = time.perf_counter()
     front = build.front_pdf(cover, entries, pages, paper=paper)
+    timings["front_ms"] = round((time.perf_counter() - mark) * 1000)
     front_pages = build.page_count(front)
     firsts, page = [], front_pages + 1
     for count in pages:
         firsts.append(page)
         page += count
+    mark = time.perf_counter()
     pdf = build.merge_pdf(front, [(f"{e.player}: {e.list_name}", a["pdf"]) for e, a in zip(entries, artefacts)])
+    timings["merge_ms"] = round((time.perf_counter() - mark) * 1000)
     ctx.progress(97, "Writing the CSV and the lists")
+    mark = time.perf_counter()
     csv_bytes = build.pack_csv(entries, firsts, pages)
     lists = build.lists_zip(entries, artefacts)
+    timings["files_ms"] = round((time.perf_counter() - mark) * 1000)
     data = {**counts, "event": str(event.public_id), "key": params.get("key", ""), "paper": paper,
             "pages": page - 1, "bytes": len(pdf), "unprintable": sum(1 for a in artefacts if a["problem"]),
             "without_ros": sum(1 for a in artefacts if not a["ros"]),
-            "duration_ms": round((time.perf_counter() - started) * 1000)}
-    logger.info("event pack built", extra={k: v for k, v in data.items() if k != "key"})
+            "duration_ms": round((time.perf_counter() - started) * 1000), "timings": timings}
+    logger.info("event pack built", extra={k: v for k, v in data.items() if k not in ("key", "timings")})
     return JobResult(file=build.bundle(pdf=pdf, csv_bytes=csv_bytes, lists=lists),
                      filename=f"{build.safe_name(event.name, 60)}-pack.zip", content_type="application/zip",
                      data=data, message=f"The pack of {len(entries)} rosters ({page - 1} pages) is ready")
