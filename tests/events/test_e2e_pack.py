@@ -3,7 +3,8 @@ panel polls itself under the CSP) and downloads the PDF and the CSV, which are r
 are rendered to PNG (to $PACK_SCREENSHOTS if set) to be looked at.
 
 The job runs in a thread of its own, as a worker would run it, so the page really sees it queued, running and
-done; its rosters are drawn for real (about two seconds each).
+done; its rosters are drawn for real, each followed by a pause of two seconds so that the page's one-second
+polling is sure to catch the build half way.
 """
 import csv
 import io
@@ -11,6 +12,7 @@ import os
 import shutil
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,7 @@ from django.db import connection
 from pypdf import PdfReader
 
 from armybuilder.events import services as ev
+from armybuilder.events.pack import build
 from armybuilder.jobs import services as job_services
 from armybuilder.jobs.runner import job_execute
 from armybuilder.jobs.tasks import run_job
@@ -45,6 +48,14 @@ def worker_thread(monkeypatch):
         threads.append(thread)
         thread.start()
 
+    real = build.roster_artefacts
+
+    def drawn_slowly(entry, **kwargs):
+        artefacts = real(entry, **kwargs)
+        time.sleep(2)
+        return artefacts
+
+    monkeypatch.setattr(build, "roster_artefacts", drawn_slowly)
     monkeypatch.setattr(job_services, "jobs_in_process", lambda: False)
     monkeypatch.setattr(run_job, "apply_async", apply_async)
     yield threads

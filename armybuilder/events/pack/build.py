@@ -27,7 +27,7 @@ logger = logging.getLogger("armybuilder.events")
 # Bump when what a cached roster or a pack looks like changes: old cache entries and packs are then not reused.
 FORMAT = "pack-1"
 COVER_TEMPLATE = "events/pack/cover.html"
-ROWS_PER_CONTENTS_PAGE = 30  # a guess for the first layout; the real page count is read back
+ROWS_PER_CONTENTS_PAGE = 35  # contents rows an A4 page holds (measured); the real page count is read back
 
 
 @dataclass(frozen=True)
