@@ -1,13 +1,16 @@
 """How long an event pack takes: 128 rosters of about 25 units each with their unit cards, built by real Celery
 workers on Redis, against 128 times one roster render measured in the same run.
 
-Figures (wall clock; the machine is shared, so each is one run):
+Figures (wall clock, and CPU time, which a busy shared machine disturbs less; each is one run):
 - a single roster render (median of 3 after a warm-up): resolving the snapshot, HTML and WeasyPrint;
 - the pack with 1 worker process and with 2 (from the start of the job to its end), its peak memory (the
   highest resident set of any worker process, and their sum), and the ratio to 128 x a single render
   (target <= 1.05 with 1 worker, and scaling with workers);
 - a rebuild after one list changed (one roster to draw, the rest from the cache): ratio to a single render
   (target <= 1.2).
+CPU time: of the single render, the CPU seconds of this process; of the pack, those of every worker process
+(their pool children included) from the start of the job to its end, and the job's own (it reports them per
+phase). The CPU ratios compare work done; the wall-clock ones also count waiting for a core.
 
     python bench/bench_event_pack.py [--rosters N] [--workers 1,2] [--redis redis://127.0.0.1:6379/4]
                                      [--keep DIR]
@@ -51,6 +54,18 @@ def worker_processes(pgid: int) -> list[int]:
     return pids
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process and of its children that have ended."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(f) for f in fields[11:15]) / TICKS
+
+
 def peak_rss_mib(pid: int) -> float:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -78,6 +93,9 @@ class Worker:
     def peak_memory(self) -> tuple[float, float]:
         sizes = [peak_rss_mib(pid) for pid in worker_processes(self.popen.pid)]
         return max(sizes, default=0.0), sum(sizes)
+
+    def cpu(self) -> float:
+        return sum(cpu_seconds(pid) for pid in worker_processes(self.popen.pid))
 
     def stop(self):
         if self.popen.poll() is None:
@@ -142,26 +160,37 @@ def main():
         return roster_pdf_render(force=force, report=report, document=document, paper="a4", cards=True,
                                  player="player000", event=event.name)
 
+    t, c = time.perf_counter(), time.process_time()
     pdf = single()  # warm-up: imports, fonts, the stylesheet
-    samples = []
+    print(f"first render in this process (imports, fonts, stylesheet): {time.perf_counter() - t:.2f} s, "
+          f"CPU {time.process_time() - c:.2f} s")
+    samples, cpu_samples = [], []
     for _ in range(3):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         single()
         samples.append(time.perf_counter() - t)
-    one = statistics.median(samples)
-    print(f"single roster render: {one:.2f} s (median of 3; {build.page_count(pdf)} pages, {len(pdf) // 1024} KiB)")
-    print(f"{len(entries)} x single: {one * len(entries):.1f} s")
+        cpu_samples.append(time.process_time() - c)
+    one, one_cpu = statistics.median(samples), statistics.median(cpu_samples)
+    print(f"single roster render: {one:.2f} s, CPU {one_cpu:.2f} s (medians of 3; {build.page_count(pdf)} pages, "
+          f"{len(pdf) // 1024} KiB)")
+    print(f"{len(entries)} x single: {one * len(entries):.1f} s, CPU {one_cpu * len(entries):.1f} s")
 
-    def run_pack(label: str) -> tuple[float, Job]:
-        t = time.perf_counter()
+    def run_pack(label: str, worker) -> tuple[float, float, Job]:
+        t, c = time.perf_counter(), worker.cpu()
         job = pack.event_pack_start(event=event, user=organiser)
         while job.status not in Job.FINISHED:
-            time.sleep(0.1)
+            time.sleep(0.05)
             job.refresh_from_db(fields=["status", "error", "result"])
-        elapsed = time.perf_counter() - t
+        elapsed, cpu = time.perf_counter() - t, worker.cpu() - c
         if job.status != Job.SUCCEEDED:
             raise RuntimeError(f"{label}: the pack failed: {job.error}")
-        return elapsed, job
+        return elapsed, cpu, job
+
+    def phases(r: dict) -> str:
+        t = r.get("timings", {})
+        return "; ".join(f"{name} {t.get(f'{key}_ms', 0) / 1000:.2f} s (CPU {t.get(f'{key}_cpu_ms', 0) / 1000:.2f})"
+                         for name, key in (("rosters", "rosters"), ("cover and contents", "front"),
+                                           ("merging", "merge"), ("CSV, ZIP and bundle", "files")))
 
     def resubmit(index: int):
         player, army, registration = players[index]
@@ -184,25 +213,26 @@ def main():
         Job.objects.filter(kind=pack.KIND).delete()  # and no finished pack to hand back
         worker = Worker(count, env, workdir / f"worker-{count}.log")
         try:
-            elapsed, job = run_pack(f"{count} worker(s)")
+            elapsed, cpu, job = run_pack(f"{count} worker(s)", worker)
             most, total = worker.peak_memory()
             r = job.result
-            print(f"pack, {count} worker process(es): {elapsed:.1f} s, {r['pages']} pages, {r['bytes'] // 1024} KiB; "
+            print(f"pack, {count} worker process(es): {elapsed:.1f} s, CPU {cpu:.1f} s in the workers "
+                  f"(the job {r['cpu_ms'] / 1000:.1f} s); {r['pages']} pages, {r['bytes'] // 1024} KiB; "
                   f"rosters drawn by the pack job {r['rendered']}, by the other workers {r['by_workers']}; "
                   f"peak memory {most:.0f} MiB in one process, {total:.0f} MiB all processes")
-            print(f"  ratio to {len(entries)} x single: {elapsed / (one * len(entries)):.3f}"
-                  f"   (target <= 1.05 with 1 worker; with {count}: ideal {1 / count:.2f})")
+            print(f"  ratio to {len(entries)} x single: {elapsed / (one * len(entries)):.3f}, "
+                  f"CPU {cpu / (one_cpu * len(entries)):.3f}"
+                  f"   (target <= 1.05 with 1 worker; with {count}: ideal {1 / count:.2f} wall, 1.00 CPU)")
+            print(f"    of which {phases(r)}; the job ran {r['duration_ms'] / 1000:.2f} s")
             drain()
             resubmit(changed)
             changed += 1
-            rebuilt, job = run_pack("rebuild")
+            rebuilt, cpu, job = run_pack("rebuild", worker)
             r = job.result
-            print(f"  rebuild after one list changed: {rebuilt:.2f} s (drawn {r['rendered'] + r['by_workers']}, "
-                  f"from the cache {r['cached']}); ratio to single {rebuilt / one:.2f}   (target <= 1.2)")
-            t = r.get("timings", {})
-            print(f"    of which rosters {t.get('rosters_ms', 0) / 1000:.2f} s, cover and contents "
-                  f"{t.get('front_ms', 0) / 1000:.2f} s, merging {t.get('merge_ms', 0) / 1000:.2f} s, CSV and ZIP "
-                  f"{t.get('files_ms', 0) / 1000:.2f} s; the job ran {r['duration_ms'] / 1000:.2f} s of it")
+            print(f"  rebuild after one list changed: {rebuilt:.2f} s, CPU {cpu:.2f} s in the workers (the job "
+                  f"{r['cpu_ms'] / 1000:.2f} s) (drawn {r['rendered'] + r['by_workers']}, from the cache "
+                  f"{r['cached']}); ratio to single {rebuilt / one:.2f}, CPU {cpu / one_cpu:.2f}   (target <= 1.2)")
+            print(f"    of which {phases(r)}; the job ran {r['duration_ms'] / 1000:.2f} s")
             last = job
             drain()
         finally:

@@ -26,6 +26,20 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
+def parts_drawn(monkeypatch):
+    """Every cover or contents page actually drawn by WeasyPrint (not taken from the cache), as its HTML."""
+    drawn = []
+    real = build.html_pdf
+
+    def counting(html):
+        drawn.append(html)
+        return real(html)
+
+    monkeypatch.setattr(build, "html_pdf", counting)
+    return drawn
+
+
+@pytest.fixture
 def renders(monkeypatch):
     """Every roster actually drawn (not taken from the cache), by submission id."""
     drawn = []
@@ -121,11 +135,13 @@ def test_the_zip_holds_each_list_as_json_that_imports_again(event, organiser, to
     assert "001-anna-Anna-s-Kampfgruppe: no .ros" in readme and "BattleScribe" in readme
 
 
-def test_a_finished_pack_is_kept_until_a_submission_changes(event, organiser, tournament, renders, afrika):
+def test_a_finished_pack_is_kept_until_a_submission_changes(event, organiser, tournament, renders, afrika,
+                                                            parts_drawn):
     helper = make_user("helper")
     ev.event_add_organiser(event=event, by=organiser, username="helper")
     first = pack.event_pack_start(event=event, user=organiser)
     assert len(renders) == 2
+    assert len(parts_drawn) == 2 and "Players" in parts_drawn[0] and "Contents" in parts_drawn[1]
     again = pack.event_pack_start(event=event, user=organiser)
     assert again.pk == first.pk and len(renders) == 2
     assert pack.event_pack_state(event=event, user=organiser).up_to_date
@@ -141,9 +157,12 @@ def test_a_finished_pack_is_kept_until_a_submission_changes(event, organiser, to
     assert state.job.pk == first.pk and not state.up_to_date
 
     renders.clear()
+    parts_drawn.clear()
     rebuilt = pack.event_pack_start(event=event, user=organiser)
     assert rebuilt.pk != first.pk and rebuilt.status == Job.SUCCEEDED
     assert renders == [str(resubmitted.public_id)]  # exactly one roster drawn, Anna's came from the cache
+    # The cover names the same players: kept. The contents page holds Carl's new list: drawn again.
+    assert len(parts_drawn) == 1 and "Carl&#x27;s Second Thoughts" in parts_drawn[0]
     assert rebuilt.result["rendered"] == 1 and rebuilt.result["cached"] == 1
     text = "\n".join(pdf_text(pack.event_pack_file(event=event, user=organiser, part="pdf")[0]))
     assert "Carl's Second Thoughts" in text and resubmitted.code in text
@@ -196,3 +215,57 @@ def test_json_in_zip_is_the_frozen_snapshot_not_the_live_list(event, organiser, 
     with zipfile.ZipFile(io.BytesIO(pack.event_pack_file(event=event, user=organiser, part="zip")[0])) as archive:
         first = json.loads(archive.read(archive.namelist()[0]))
     assert first["name"] == "Anna's Kampfgruppe"
+
+
+def fake_entries(count, *, long_names=False):
+    return [build.PackEntry(submission=f"s{i}", number=1, list_version=1,
+                            player=("W" * 120 if long_names and i % 2 else f"Player {i:03d}"),
+                            list_name=("M" * 200 if long_names and i % 3 else f"List {i:03d}"), points=100 + i,
+                            card_points=5, formations=1, code=f"C{i:07d}", status="approved", legal=i % 4 != 0,
+                            document={}) for i in range(count)]
+
+
+FAKE_EVENT = build.PackEvent(name="Big Open " + "Y" * 110, date="Saturday", place="Hall", system="Flames of War",
+                             points_limit=100, card_points=10, formation_limit=2)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_full_contents_page_of_the_longest_names_stays_one_page(paper):
+    per_page = build.ROWS_PER_CONTENTS_PAGE[paper]
+    entries = fake_entries(2 * per_page + 1, long_names=True)
+    parts = build.front_parts(FAKE_EVENT, entries, [7] * len(entries), paper=paper)
+    pages = [len(PdfReader(io.BytesIO(part)).pages) for part in parts]
+    # The cover (long names may take it to a second page), two full contents pages and one with a single row.
+    assert len(parts) == 4 and pages[1:] == [1, 1, 1]
+    last = PdfReader(io.BytesIO(parts[3])).pages[0].extract_text()
+    assert f"C{2 * per_page:07d}" in last and f"page {pages[0] + 3}" in last
+
+
+def test_the_contents_give_each_roster_its_first_page_across_contents_pages():
+    per_page = build.ROWS_PER_CONTENTS_PAGE["a4"]
+    entries = fake_entries(per_page + 5)
+    counts = [3 + i % 5 for i in range(len(entries))]  # rosters of different lengths
+    parts = build.front_parts(FAKE_EVENT, entries, counts, paper="a4")
+    pdf = build.merge_pdf(parts, [])
+    reader = PdfReader(io.BytesIO(pdf))
+    assert len(reader.pages) == 3
+    text = " ".join(page.extract_text() for page in reader.pages[1:]).replace("\n", " ")
+    page = 3 + 1  # after the cover and the two contents pages
+    for entry, count in zip(entries, counts):
+        assert f"{entry.code} {page}" in text, entry.code
+        page += count
+    assert "(continued)" in reader.pages[2].extract_text()
+
+
+def test_merge_keeps_every_page_in_order_with_a_bookmark_per_roster():
+    parts = build.front_parts(FAKE_EVENT, fake_entries(2), [1, 2], paper="a4")
+    one = build.html_pdf("<p>first roster</p>")
+    two = build.html_pdf("<p>second roster</p><p style='break-before: page'>its second page</p>")
+    reader = PdfReader(io.BytesIO(build.merge_pdf(parts, [("A: one", one), ("B: two", two)])))
+    texts = [page.extract_text() for page in reader.pages]
+    assert len(texts) == 5 and "Big Open" in texts[0] and "Contents" in texts[1]
+    assert "first roster" in texts[2] and "second roster" in texts[3] and "its second page" in texts[4]
+    marks = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
+    assert marks == [("Cover and contents", 0), ("A: one", 2), ("B: two", 3)]
+    assert reader.trailer["/Root"]["/PageMode"] == "/UseOutlines"
+    assert build.page_count(one) == 1 and build.page_count(two) == 2

@@ -13,7 +13,7 @@ import zipfile
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string
-from pypdf import PdfReader, PdfWriter
+import pikepdf
 
 from armybuilder.interchange.battlescribe.roster import RosterError as RosError
 from armybuilder.interchange.battlescribe.roster_write import force_to_ros
@@ -25,9 +25,12 @@ from armybuilder.pdf.render import PAPERS, roster_pdf_render
 logger = logging.getLogger("armybuilder.events")
 
 # Bump when what a cached roster or a pack looks like changes: old cache entries and packs are then not reused.
-FORMAT = "pack-1"
+FORMAT = "pack-2"
 COVER_TEMPLATE = "events/pack/cover.html"
-ROWS_PER_CONTENTS_PAGE = 35  # contents rows an A4 page holds (measured); the real page count is read back
+CONTENTS_TEMPLATE = "events/pack/contents.html"
+# Contents rows one page holds (each row is one line; measured with tests/events/test_pack.py): the real page
+# count of each contents page is read back all the same.
+ROWS_PER_CONTENTS_PAGE = {"a4": 31, "letter": 28}
 
 
 @dataclass(frozen=True)
@@ -79,13 +82,15 @@ def pack_digest(event: PackEvent, entries: list[PackEntry], *, paper: str) -> st
 # -- one roster ----------------------------------------------------------------------------------------------
 
 def page_count(pdf: bytes) -> int:
-    return len(PdfReader(io.BytesIO(pdf)).pages)
+    """Pages of a PDF, from its page tree alone (qpdf reads no page content)."""
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        return len(document.pages)
 
 
 def _problem_page(entry: PackEntry, problem: str, *, event_name: str, paper: str) -> bytes:
     html = render_to_string("events/pack/unprintable.html", {"entry": entry, "problem": problem,
                                                              "event": event_name, "size": PAPERS[paper]["size"]})
-    return _html_pdf(html)
+    return html_pdf(html)
 
 
 def roster_artefacts(entry: PackEntry, *, event_name: str, paper: str = "a4") -> dict:
@@ -116,43 +121,77 @@ def roster_artefacts(entry: PackEntry, *, event_name: str, paper: str = "a4") ->
 
 # -- cover, contents and the merged PDF ----------------------------------------------------------------------
 
-def _html_pdf(html: str) -> bytes:
+def html_pdf(html: str) -> bytes:
+    """A small page of our own (cover, contents, a problem page): its own few style rules, not the roster's."""
     weasyprint, fonts, _css, fetcher = render._weasy()
     return weasyprint.HTML(string=html, url_fetcher=fetcher, base_url=None).write_pdf(font_config=fonts)
 
 
-def front_pdf(event: PackEvent, entries: list[PackEntry], pages: list[int], *, paper: str) -> bytes:
-    """The cover and the contents. The contents' page numbers count the front pages, so the front is drawn
-    again when its own length was guessed wrong."""
-    front = 1 + max(1, -(-len(entries) // ROWS_PER_CONTENTS_PAGE))
+def part_key(html: str) -> str:
+    """The cache key of a cover or contents page: what it prints is all it depends on."""
+    return "events:pack:part:" + hashlib.sha256(f"{FORMAT}\x1f{html}".encode("utf-8")).hexdigest()
+
+
+def front_parts(event: PackEvent, entries: list[PackEntry], pages: list[int], *, paper: str,
+                draw=html_pdf) -> list[bytes]:
+    """The cover, then the contents one page at a time (each row a line: a page holds a known number of rows).
+
+    Each part is HTML drawn by ``draw`` (the caller may keep parts it has drawn before: a cover that names the
+    same players, a contents page whose rows did not change). The cover does not depend on the rosters' page
+    counts, and a contents page only on its own rows, so after one list changed only its contents page is drawn
+    again (and those after it if its page count changed). The page numbers count the front pages: if a part came
+    out longer than one page, the numbers are worked out again from the real counts.
+    """
+    size = PAPERS[paper]["size"]
+    cover = draw(render_to_string(COVER_TEMPLATE, {"event": event, "names": [e.player for e in entries],
+                                                   "players": len(entries), "size": size}))
+    per_page = ROWS_PER_CONTENTS_PAGE[paper]
+    chunks = [range(i, min(i + per_page, len(entries))) for i in range(0, max(1, len(entries)), per_page)]
+    counts = [page_count(cover)] + [1] * len(chunks)
     for _ in range(3):
-        rows, page = [], front + 1
-        for n, (entry, count) in enumerate(zip(entries, pages), 1):
-            rows.append({"n": n, "entry": entry, "page": page, "pages": count})
+        firsts, page = [], sum(counts) + 1
+        for count in pages:
+            firsts.append(page)
             page += count
-        html = render_to_string(COVER_TEMPLATE, {"event": event, "rows": rows, "size": PAPERS[paper]["size"],
-                                                 "players": len(entries), "total_pages": page - 1})
-        pdf = _html_pdf(html)
-        got = page_count(pdf)
-        if got == front:
-            return pdf
-        front = got
-    return pdf
+        parts, at = [cover], counts[0] + 1
+        for part, chunk in enumerate(chunks, 1):
+            rows = [{"n": i + 1, "entry": entries[i], "page": firsts[i]} for i in chunk]
+            parts.append(draw(render_to_string(CONTENTS_TEMPLATE, {"event": event, "rows": rows, "size": size,
+                                                                   "page": at, "part": part})))
+            at += counts[part]
+        got = [counts[0]] + [page_count(p) for p in parts[1:]]
+        if got == counts:
+            return parts
+        counts = got
+    return parts
 
 
-def merge_pdf(front: bytes, rosters: list[tuple[str, bytes]]) -> bytes:
-    """The front pages then each roster, with a bookmark per roster (its title: player and list)."""
-    writer = PdfWriter()
-    writer.append(io.BytesIO(front), import_outline=False)
-    writer.add_outline_item(title="Cover and contents", page_number=0)
-    for title, pdf in rosters:
-        first = len(writer.pages)
-        writer.append(io.BytesIO(pdf), import_outline=False)
-        writer.add_outline_item(title=title, page_number=first)
-    writer.page_mode = "/UseOutlines"
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+def merge_pdf(front: list[bytes], rosters: list[tuple[str, bytes]]) -> bytes:
+    """The front pages then each roster, with a bookmark per roster (its title: player and list).
+
+    qpdf (through pikepdf) copies the pages' objects as they are, without decoding WeasyPrint's streams."""
+    out = pikepdf.new()
+    sources = []  # the copied pages refer to their source documents until the output is written
+
+    def add(data: bytes) -> int:
+        source = pikepdf.open(io.BytesIO(data))
+        sources.append(source)
+        first = len(out.pages)
+        out.pages.extend(source.pages)
+        return first
+
+    for part in front:
+        add(part)
+    marks = [("Cover and contents", 0)] + [(title, add(pdf)) for title, pdf in rosters]
+    with out.open_outline() as outline:
+        outline.root.extend(pikepdf.OutlineItem(title, page) for title, page in marks)
+    out.Root.PageMode = pikepdf.Name.UseOutlines
+    buffer = io.BytesIO()
+    out.save(buffer)
+    for source in sources:
+        source.close()
+    out.close()
+    return buffer.getvalue()
 
 
 # -- CSV and ZIP ---------------------------------------------------------------------------------------------
