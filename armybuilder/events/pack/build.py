@@ -116,7 +116,8 @@ def roster_artefacts(entry: PackEntry, *, event_name: str, paper: str = "a4") ->
     logger.info("pack roster rendered", extra={"submission": entry.submission, "number": entry.number,
                                                "bytes": len(pdf),
                                                "duration_ms": round((time.perf_counter() - started) * 1000)})
-    return {"pdf": pdf, "pages": page_count(pdf), "ros": ros, "ros_problem": ros_problem, "problem": problem}
+    return {"pdf": pdf, "pages": page_count(pdf), "ros": ros, "ros_problem": ros_problem, "problem": problem,
+            "json": list_json(entry)}  # written here, in parallel with the other rosters, not when the ZIP is
 
 
 # -- cover, contents and the merged PDF ----------------------------------------------------------------------
@@ -225,14 +226,19 @@ def entry_stem(n: int, entry: PackEntry) -> str:
     return f"{n:03d}-{safe_name(entry.player)}-{safe_name(entry.list_name)}"
 
 
+def list_json(entry: PackEntry) -> str:
+    return json.dumps(entry.document, indent=2, ensure_ascii=False) + "\n"
+
+
 def lists_zip(entries: list[PackEntry], artefacts: list[dict]) -> bytes:
     """Each list as its JSON document and, when its books came from BattleScribe data, as a .ros roster."""
     out = io.BytesIO()
     notes = []
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+    # Level 1: JSON still shrinks to a fifth, in a fraction of the time of the default level.
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
         for n, (entry, art) in enumerate(zip(entries, artefacts), 1):
             stem = entry_stem(n, entry)
-            archive.writestr(f"{stem}.json", json.dumps(entry.document, indent=2, ensure_ascii=False) + "\n")
+            archive.writestr(f"{stem}.json", art.get("json") or list_json(entry))
             if art.get("ros"):
                 archive.writestr(f"{stem}.ros", art["ros"])
             else:
