@@ -141,7 +141,9 @@ def test_a_finished_pack_is_kept_until_a_submission_changes(event, organiser, to
     ev.event_add_organiser(event=event, by=organiser, username="helper")
     first = pack.event_pack_start(event=event, user=organiser)
     assert len(renders) == 2
-    assert len(parts_drawn) == 2 and "Players" in parts_drawn[0] and "Contents" in parts_drawn[1]
+    # The cover, the contents page's frame and its one strip of rows (both players' rows).
+    assert len(parts_drawn) == 3 and "Players" in parts_drawn[0] and "<h2>Contents" in parts_drawn[1]
+    assert "Anna&#x27;s Kampfgruppe" in parts_drawn[2] and "Carl&#x27;s Panzers" in parts_drawn[2]
     again = pack.event_pack_start(event=event, user=organiser)
     assert again.pk == first.pk and len(renders) == 2
     assert pack.event_pack_state(event=event, user=organiser).up_to_date
@@ -161,8 +163,9 @@ def test_a_finished_pack_is_kept_until_a_submission_changes(event, organiser, to
     rebuilt = pack.event_pack_start(event=event, user=organiser)
     assert rebuilt.pk != first.pk and rebuilt.status == Job.SUCCEEDED
     assert renders == [str(resubmitted.public_id)]  # exactly one roster drawn, Anna's came from the cache
-    # The cover names the same players: kept. The contents page holds Carl's new list: drawn again.
+    # The cover names the same players and the frame is the same: kept. The strip with Carl's row: drawn again.
     assert len(parts_drawn) == 1 and "Carl&#x27;s Second Thoughts" in parts_drawn[0]
+    assert "<h2>" not in parts_drawn[0]
     assert rebuilt.result["rendered"] == 1 and rebuilt.result["cached"] == 1
     text = "\n".join(pdf_text(pack.event_pack_file(event=event, user=organiser, part="pdf")[0]))
     assert "Carl's Second Thoughts" in text and resubmitted.code in text
@@ -255,6 +258,37 @@ def test_the_contents_give_each_roster_its_first_page_across_contents_pages():
         assert f"{entry.code} {page}" in text, entry.code
         page += count
     assert "(continued)" in reader.pages[2].extract_text()
+
+
+def test_a_rebuild_draws_only_the_strips_whose_rows_changed():
+    """One list renamed: its strip. One roster a page longer: the strips of the rows after it (their pages move)."""
+    per_page, strip = build.ROWS_PER_CONTENTS_PAGE["a4"], build.ROWS_PER_STRIP
+    entries, counts = fake_entries(per_page + 3), [10] * (per_page + 3)
+    drawn = {}
+
+    def draw(html):
+        drawn[html] = drawn.get(html, 0) + 1
+        return build.html_pdf(html)
+
+    kept = {}
+
+    def cached(html):
+        if html not in kept:
+            kept[html] = draw(html)
+        return kept[html]
+
+    build.front_parts(FAKE_EVENT, entries, counts, paper="a4", draw=cached)
+    first = len(drawn)
+    strips = -(-per_page // strip) + 1  # the first page's strips and the second page's one
+    assert first == 1 + 2 + strips  # the cover, two frames, the strips
+    renamed = list(entries)
+    renamed[5] = build.PackEntry(**{**entries[5].__dict__, "list_name": "Renamed"})
+    build.front_parts(FAKE_EVENT, renamed, counts, paper="a4", draw=cached)
+    assert len(drawn) == first + 1 and "Renamed" in list(drawn)[-1]
+    longer = list(counts)
+    longer[per_page - 2] += 1  # moves the first page's last row (its strip) and the second page's (its one strip)
+    build.front_parts(FAKE_EVENT, renamed, longer, paper="a4", draw=cached)
+    assert len(drawn) == first + 1 + 2
 
 
 def test_merge_keeps_every_page_in_order_with_a_bookmark_per_roster():

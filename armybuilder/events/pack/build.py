@@ -27,10 +27,23 @@ logger = logging.getLogger("armybuilder.events")
 # Bump when what a cached roster or a pack looks like changes: old cache entries and packs are then not reused.
 FORMAT = "pack-2"
 COVER_TEMPLATE = "events/pack/cover.html"
-CONTENTS_TEMPLATE = "events/pack/contents.html"
-# Contents rows one page holds (each row is one line; measured with tests/events/test_pack.py): the real page
-# count of each contents page is read back all the same.
-ROWS_PER_CONTENTS_PAGE = {"a4": 31, "letter": 28}
+CONTENTS_FRAME_TEMPLATE = "events/pack/contents_frame.html"
+CONTENTS_ROWS_TEMPLATE = "events/pack/contents_rows.html"
+
+# The contents' geometry (mm). A contents page is a frame (heading, header row, footer) with strips of rows laid
+# on it at fixed places: every row is one line of a fixed height, so a strip's height is known. Each frame and
+# strip is drawn on its own and kept, so a rebuild after one list changed draws one strip of a few rows.
+PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+SIDE_MM, TOP_MM, BOTTOM_MM, HEAD_MM, ROW_MM = 16.0, 18.0, 20.0, 24.0, 7.0
+ROWS_PER_STRIP = 4
+STRIP_SLACK_MM = 1.0  # a strip's page is a little taller than its rows: a row never spills onto a second page
+ROWS_PER_CONTENTS_PAGE = {paper: int((h - TOP_MM - BOTTOM_MM - HEAD_MM) // (ROW_MM * ROWS_PER_STRIP)) * ROWS_PER_STRIP
+                          for paper, (_w, h) in PAPER_MM.items()}
+POINTS_PER_MM = 72 / 25.4
+
+
+class PackLayoutError(RuntimeError):
+    """A part of the front came out longer than the one page it was drawn for (a bug in the layout above)."""
 
 
 @dataclass(frozen=True)
@@ -135,36 +148,64 @@ def part_key(html: str) -> str:
 
 def front_parts(event: PackEvent, entries: list[PackEntry], pages: list[int], *, paper: str,
                 draw=html_pdf) -> list[bytes]:
-    """The cover, then the contents one page at a time (each row a line: a page holds a known number of rows).
+    """The cover, then the contents pages: one PDF each.
 
-    Each part is HTML drawn by ``draw`` (the caller may keep parts it has drawn before: a cover that names the
-    same players, a contents page whose rows did not change). The cover does not depend on the rosters' page
-    counts, and a contents page only on its own rows, so after one list changed only its contents page is drawn
-    again (and those after it if its page count changed). The page numbers count the front pages: if a part came
-    out longer than one page, the numbers are worked out again from the real counts.
+    Every frame and strip of rows is HTML drawn by ``draw`` (the caller may keep what it has drawn before). The
+    cover does not depend on the rosters' page counts and a strip only on its own rows, so after one list changed
+    only its strip is drawn again (and the strips after it if its page count changed: their page numbers move).
     """
     size = PAPERS[paper]["size"]
     cover = draw(render_to_string(COVER_TEMPLATE, {"event": event, "names": [e.player for e in entries],
                                                    "players": len(entries), "size": size}))
+    cover_pages = page_count(cover)
     per_page = ROWS_PER_CONTENTS_PAGE[paper]
     chunks = [range(i, min(i + per_page, len(entries))) for i in range(0, max(1, len(entries)), per_page)]
-    counts = [page_count(cover)] + [1] * len(chunks)
-    for _ in range(3):
-        firsts, page = [], sum(counts) + 1
-        for count in pages:
-            firsts.append(page)
-            page += count
-        parts, at = [cover], counts[0] + 1
-        for part, chunk in enumerate(chunks, 1):
-            rows = [{"n": i + 1, "entry": entries[i], "page": firsts[i]} for i in chunk]
-            parts.append(draw(render_to_string(CONTENTS_TEMPLATE, {"event": event, "rows": rows, "size": size,
-                                                                   "page": at, "part": part})))
-            at += counts[part]
-        got = [counts[0]] + [page_count(p) for p in parts[1:]]
-        if got == counts:
-            return parts
-        counts = got
+    firsts, page = [], cover_pages + len(chunks) + 1
+    for count in pages:
+        firsts.append(page)
+        page += count
+    width, height = PAPER_MM[paper]
+    # A cell's height and its .4pt border (0.14 mm) make one row.
+    style = {"cell_mm": ROW_MM - 0.15, "size": size, "top_mm": TOP_MM, "side_mm": SIDE_MM, "head_mm": HEAD_MM,
+             "width_mm": width - 2 * SIDE_MM, "height_mm": ROW_MM * ROWS_PER_STRIP + STRIP_SLACK_MM}
+    parts = [cover]
+    for part, chunk in enumerate(chunks, 1):
+        frame = draw(render_to_string(CONTENTS_FRAME_TEMPLATE, {**style, "event": event, "part": part,
+                                                                "page": cover_pages + part}))
+        strips = []
+        for at in range(chunk.start, chunk.stop, ROWS_PER_STRIP):
+            rows = [{"n": i + 1, "entry": entries[i], "page": firsts[i]}
+                    for i in range(at, min(at + ROWS_PER_STRIP, chunk.stop))]
+            strips.append(draw(render_to_string(CONTENTS_ROWS_TEMPLATE, {**style, "event": event, "rows": rows})))
+        parts.append(lay_strips(frame, strips, paper=paper))
     return parts
+
+
+def lay_strips(frame: bytes, strips: list[bytes], *, paper: str) -> bytes:
+    """One contents page: its frame with the strips of rows laid under the header row, one after another."""
+    width, height = PAPER_MM[paper]
+    strip_height = ROW_MM * ROWS_PER_STRIP + STRIP_SLACK_MM
+    opened = []
+    try:
+        page_pdf = pikepdf.open(io.BytesIO(frame))
+        opened.append(page_pdf)
+        if len(page_pdf.pages) != 1:
+            raise PackLayoutError(f"a contents page's frame came out as {len(page_pdf.pages)} pages")
+        page = page_pdf.pages[0]
+        for n, strip in enumerate(strips):
+            source = pikepdf.open(io.BytesIO(strip))
+            opened.append(source)
+            if len(source.pages) != 1:
+                raise PackLayoutError(f"a strip of contents rows came out as {len(source.pages)} pages")
+            top = TOP_MM + HEAD_MM + n * ROW_MM * ROWS_PER_STRIP
+            box = [SIDE_MM, height - top - strip_height, width - SIDE_MM, height - top]
+            page.add_overlay(source.pages[0], pikepdf.Rectangle(*(v * POINTS_PER_MM for v in box)))
+        out = io.BytesIO()
+        page_pdf.save(out)  # before the strips' files close: their streams are read as it writes
+        return out.getvalue()
+    finally:
+        for document in opened:
+            document.close()
 
 
 def merge_pdf(front: list[bytes], rosters: list[tuple[str, bytes]]) -> bytes:
