@@ -6,7 +6,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SCRIPTS = ["bench_check.py", "bench_check_imported.py", "bench_builder.py", "bench_real_builder.py", "bench_pdf.py",
            "bench_api.py", "bench_battlescribe_import.py", "bench_load.py",
-           "bench_event_dashboard.py"]
+           "bench_event_dashboard.py", "bench_event_pack.py"]
 
 
 def main() -> int:

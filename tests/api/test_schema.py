@@ -41,12 +41,14 @@ def test_the_schema_validates_without_a_single_warning(tmp_path):
     assert (tmp_path / "schema.yaml").read_text().startswith("openapi: 3")
 
 
-def routes() -> set[str]:
+def routes(patterns=None, prefix: str = "") -> set[str]:
     found = set()
-    for pattern in api_urls.urlpatterns:
+    for pattern in api_urls.urlpatterns if patterns is None else patterns:
         assert isinstance(pattern, (URLPattern, URLResolver))
-        route = str(pattern.pattern)
-        if route.startswith("v1/"):
+        route = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):  # an include (the event pack's endpoints): walk into it
+            found |= routes(pattern.url_patterns, route)
+        elif route.startswith("v1/"):
             found.add("/api/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route))
     return found
 

@@ -129,6 +129,30 @@ def _password_reset(world):
     return {"uidb64": urlsafe_base64_encode(force_bytes(user.pk)), "token": default_token_generator.make_token(user)}
 
 
+def _event(world):
+    """Issue 13: an event the owner organises, where the owner submitted the secret list (approved) and the other
+    player is registered, before the reveal; its printed pack built (in the process), so the matrix sees whether
+    the event's pages, its submission's files or its pack leak the list."""
+    from datetime import date, timedelta
+
+    from django.utils import timezone
+
+    from armybuilder.events import services as ev
+    from armybuilder.events.pack.services import event_pack_start
+    from handbooks.models import GameSystem
+
+    owner, now = world.users["owner"], timezone.now()
+    event = ev.event_create(user=owner, system=GameSystem.objects.get(code="fow4"), name="Hostile Cup",
+                            date=date.today() + timedelta(days=10), deadline=now + timedelta(days=3),
+                            reveal_at=now + timedelta(days=5))
+    registration = ev.event_register(event=event, player=owner)
+    submission = ev.submission_create(registration=registration, army_list=world.army_list, by=owner)
+    ev.submission_review(submission=submission, by=owner, approve=True)
+    ev.event_register(event=event, player=world.users["other"])
+    event_pack_start(event=event, user=owner)
+    return {"event": event, "registration": registration, "submission": submission}
+
+
 # Built in this order; each receives the world so far.
 KINDS = {
     "users": _users,
