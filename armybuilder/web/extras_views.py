@@ -63,7 +63,8 @@ def composition_html(force, report) -> str:
     """The chart as the builder shows it (drawn with the page, and again with every change)."""
     data = composition(force, report)
     if data.empty:
-        return mark_safe('<p class="empty">Nothing to chart yet: add a formation.</p>')
+        hint = "choose sizes for its units" if force.formations else "add a formation"
+        return mark_safe(f'<p class="empty">Nothing to chart yet: {hint}.</p>')
     return mark_safe(chart_svg(data))
 
 
