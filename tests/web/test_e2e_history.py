@@ -135,13 +135,13 @@ def test_names_notes_and_a_variant_apply_in_the_page(live_books, built, page):
     army = built
     log_in(page, live_books.url, f"/lists/{army.public_id}/")
     formation = page.locator("#f0")
-    formation.locator("> details.name-notes summary").click()
-    formation.locator("> details.name-notes").get_by_label("Your name for it").fill("Kampfgruppe Hahn")
-    formation.locator("> details.name-notes").get_by_label("Notes").fill("Holds the ridge.")
-    formation.locator("> details.name-notes").get_by_role("button", name="Save").click()
+    formation.locator("> .formation-names > details.name-notes summary").click()
+    formation.locator("> .formation-names > details.name-notes").get_by_label("Your name for it").fill("Kampfgruppe Hahn")
+    formation.locator("> .formation-names > details.name-notes").get_by_label("Notes").fill("Holds the ridge.")
+    formation.locator("> .formation-names > details.name-notes").get_by_role("button", name="Save").click()
     expect(page.locator("#f0-name")).to_contain_text("Kampfgruppe Hahn")
     expect(page.locator("#f0-name")).to_contain_text("Panzer Company")
-    expect(page.locator("#f0 > .item-notes")).to_have_text("Holds the ridge.")
+    expect(page.locator("#f0 > .formation-names > .item-notes")).to_have_text("Holds the ridge.")
     # A variant applies as soon as it is chosen, and the page names it (not its code).
     page.get_by_label("Variant").select_option(label="21. Panzer-Division")
     expect(page.locator(".list-title .meta")).to_contain_text("21. Panzer-Division")
