@@ -17,7 +17,7 @@ from armybuilder.lists.services import MAX_CUSTOM_NAME, MAX_ITEM_NOTES
 from .forms import POINTER, VersionForm
 from .selectors import list_target_at
 
-SHOWN_ENTRIES = 30  # the panel lists this many; the API gives every kept entry
+SHOWN_ENTRIES = 10  # the panel lists this many (every answer carries it); "show all" and the API give every kept one
 
 
 # -- forms ---------------------------------------------------------------------------------------------------------
@@ -82,12 +82,12 @@ class HistoryView:
         return self.redo_to is not None
 
 
-def history_view(army_list) -> HistoryView:
-    """One query, whatever the list's size: the kept entries without their documents."""
+def history_view(army_list, *, shown: int = SHOWN_ENTRIES) -> HistoryView:
+    """One query, whatever the list's size: the kept entries without their documents (the newest ``shown``)."""
     entries = history_entries(army_list)
     by_version = {e.version: e for e in entries}
     current = by_version.get(army_list.version)
-    view = HistoryView(entries=entries[:SHOWN_ENTRIES], current=current, more=max(0, len(entries) - SHOWN_ENTRIES))
+    view = HistoryView(entries=entries[:shown], current=current, more=max(0, len(entries) - shown))
     if current is not None:
         if current.undo_to in by_version:
             view.undo_to = current.undo_to

@@ -26,6 +26,7 @@ from armybuilder.interchange.listjson.document import ListDocumentError
 from armybuilder.lists import services as list_services
 from armybuilder.lists.gamedata import handbook_data
 from armybuilder.lists.models import ListFormation, ListUnit
+from armybuilder.lists.history import HISTORY_LIMIT
 from armybuilder.lists.selectors import (army_list_document, army_list_force, army_list_get_for_user,
                                          army_list_get_shared)
 from armybuilder.lists.services import ListOperationError, StaleListError
@@ -104,7 +105,8 @@ def builder_context(request, army_list, *, message: str = "", message_kind: str 
     view = builder_view(force, report, allies)
     return {"army_list": army_list, "view": view, "message": message,
             "message_kind": message_kind, "share_url": share_url, "readonly": False, "urls": urls,
-            "hidden": hidden_fields(request, army_list), "history": builder_history.history_view(army_list),
+            "hidden": hidden_fields(request, army_list), "history": builder_history.history_view(
+                army_list, **({"shown": HISTORY_LIMIT} if request.GET.get("history") == "all" else {})),
             "book_update": builder_history.book_update_view(army_list),
             "variant_name": dict(view.variants).get(army_list.variant, army_list.variant),
             "composition_svg": composition_html(force, report)}
