@@ -10,7 +10,7 @@ from armybuilder.events import services as ev
 from armybuilder.lists import services as s
 from handbooks.models import GameSystem
 
-from tests.web.conftest import PASSWORD, afrika, books  # noqa: F401 - fixtures
+from tests.web.conftest import PASSWORD, afrika, books, live_books  # noqa: F401 - fixtures
 from tests.web.browser import browser, page  # noqa: F401 - fixtures for the end-to-end test
 
 

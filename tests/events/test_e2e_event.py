@@ -12,28 +12,17 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
 from django.utils import timezone
 
 from armybuilder.events.models import Event, Submission
 from handbooks.models import Handbook
 from tests.web.browser import PYTESTMARK, axe_violations, expect
-from tests.web.conftest import FOW_BOOKS, PASSWORD, fresh_caches
+from tests.web.conftest import PASSWORD
 
 from .conftest import make_user, panzer_company
 
 pytestmark = PYTESTMARK
 EVENT_NAME = "Gazala Cup 1942"
-
-
-@pytest.fixture
-def live_books(live_server):
-    from handbooks.services import handbooks_load_paths
-
-    fresh_caches()
-    assert all(r.ok for r in handbooks_load_paths(FOW_BOOKS))
-    yield live_server
-    fresh_caches()
 
 
 def signed_in(browser, base, username, width=1280):

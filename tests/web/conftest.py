@@ -24,6 +24,17 @@ FOW_BOOKS = [Path(settings.HANDBOOK_DATA_DIR) / "systems" / "flames-of-war.yaml"
 
 
 @pytest.fixture
+def live_books(live_server):
+    """The sample Flames of War books in the live server's database (for the browser tests)."""
+    from handbooks.services import handbooks_load_paths
+
+    fresh_caches()
+    assert all(r.ok for r in handbooks_load_paths(FOW_BOOKS))
+    yield live_server
+    fresh_caches()
+
+
+@pytest.fixture
 def books(db):
     """The game systems and the Flames of War sample books, with the game-data caches emptied
     (database keys differ from test to test)."""

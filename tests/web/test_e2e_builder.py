@@ -8,26 +8,15 @@ import json
 import os
 from pathlib import Path
 
-import pytest
 from django.contrib.auth import get_user_model
 
 from armybuilder.lists import services as s
 from handbooks.models import Handbook
-from handbooks.services import handbooks_load_paths
 
 from .browser import PYTESTMARK, choose, expect, pick
-from .conftest import FOW_BOOKS, PASSWORD, fresh_caches
+from .conftest import PASSWORD
 
 pytestmark = PYTESTMARK
-
-
-@pytest.fixture
-def live_books(live_server):
-    """The sample books in the live server's database."""
-    fresh_caches()
-    assert all(r.ok for r in handbooks_load_paths(FOW_BOOKS))
-    yield live_server
-    fresh_caches()
 
 
 def toggle(page, unit_id, option):

@@ -2,10 +2,8 @@
 work under it, in real Chromium: the builder with its htmx swaps, and the self-hosted API docs."""
 import pytest
 
-from handbooks.services import handbooks_load_paths
 
 from .browser import PYTESTMARK, choose, expect, pick
-from .conftest import FOW_BOOKS, fresh_caches
 
 pytestmark = PYTESTMARK
 
@@ -15,14 +13,6 @@ window.__csp = [];
 document.addEventListener('securitypolicyviolation',
   e => window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`));
 """
-
-
-@pytest.fixture
-def live_books(live_server):
-    fresh_caches()
-    assert all(r.ok for r in handbooks_load_paths(FOW_BOOKS))
-    yield live_server
-    fresh_caches()
 
 
 @pytest.fixture

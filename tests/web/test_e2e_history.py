@@ -11,21 +11,12 @@ from armybuilder.lists import services as s
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import army_list_report
 from handbooks.models import Handbook
-from handbooks.services import handbooks_load_paths
 
 from ..lists.history.revision_books import afrika_revision_2
 from .browser import PYTESTMARK, axe_violations, expect
-from .conftest import FOW_BOOKS, PASSWORD, fresh_caches
+from .conftest import PASSWORD
 
 pytestmark = PYTESTMARK
-
-
-@pytest.fixture
-def live_books(live_server):
-    fresh_caches()
-    assert all(r.ok for r in handbooks_load_paths(FOW_BOOKS))
-    yield live_server
-    fresh_caches()
 
 
 @pytest.fixture
