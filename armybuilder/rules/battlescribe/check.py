@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ..force import Force
 from ..report import ERROR, Report, RuleRef
 from .catalogue import CatalogueError, GroupSlot, Slot, teams_in_name
+from .choices import cheapest_price
 from .evaluate import Evaluation, Violation, tidy
 from .force_tree import ForceRoster, force_roster
 from .names import display_name
@@ -183,8 +184,6 @@ def _choices(ev: Evaluation, violation: Violation, pts: str) -> str:
 def _from_price(ev: Evaluation, slot, at, pts: str) -> float:
     """A choice's cheapest completed price where it is offered: worked out in full for the force's roots and
     their direct choices (formations' boxes), one level of look-ahead deeper down."""
-    from .choices import cheapest_price
-
     catalogue = ev.catalogue_of(at)
     price = None
     if isinstance(at, ForceScope):

@@ -10,7 +10,7 @@ import threading
 import weakref
 from dataclasses import dataclass
 
-from .catalogue import Catalogue, Entry, GroupSlot, Slot
+from .catalogue import Catalogue, Entry, GroupSlot, Slot, teams_in_name
 from .evaluate import Evaluation
 from .offers import complete
 from .tree import bind_draft
@@ -118,8 +118,6 @@ def _price(catalogue: Catalogue, slot: Slot, parent: Slot | None, inside: str) -
 def size_teams(catalogue: Catalogue, entry: Entry) -> tuple[int, ...]:
     """The team counts an entry can be bought at, from its sizes: the counts its pick-one group's choices
     state ("2x 10.5cm howitzer", "4x …"), or the range of a group of models (3 to 5 tanks)."""
-    from .check import teams_in_name
-
     layout = catalogue.layout(entry)
     for group in layout.groups:
         if group.parent is not None or _is_card_group(group):
