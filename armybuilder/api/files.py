@@ -1,7 +1,7 @@
 """Files out and in: the roster PDF and BattleScribe rosters (.ros / .rosz), for saved and shared lists.
 
 They wrap the PDF and BattleScribe engineers' services (armybuilder.pdf.services,
-armybuilder.interchange.battlescribe.roster_service); nothing here renders or parses.
+armybuilder.services.rosters); nothing here renders or parses.
 """
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -14,7 +14,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 
 from armybuilder.downloads import attachment
 from armybuilder.interchange.battlescribe.roster import MAX_ROSTER_BYTES
-from armybuilder.interchange.battlescribe.roster_service import RosterError, roster_export, roster_import
+from armybuilder.services.rosters import RosterError, roster_export, roster_import
 from armybuilder.pdf.render import PAPERS
 from armybuilder.pdf.render import RosterError as PaperError
 from armybuilder.pdf.services import roster_filename, roster_pdf_for_list

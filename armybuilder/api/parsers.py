@@ -12,8 +12,8 @@ import json
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from armybuilder.interchange.listjson import MAX_BYTES, parse_list_json
-from armybuilder.interchange.listjson.document import (MAX_DEPTH, ListDocumentError, RefusedJSON, bad_text,
+from armybuilder.lists.listjson import MAX_BYTES, parse_list_json
+from armybuilder.lists.listjson.document import (MAX_DEPTH, ListDocumentError, RefusedJSON, bad_text,
                                                        depth, loads_strict)
 
 from .exceptions import PayloadTooLarge, ProblemsError

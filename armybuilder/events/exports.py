@@ -6,8 +6,8 @@ from django.core.cache import cache
 from django.utils.text import slugify
 
 from armybuilder.interchange.battlescribe.roster import RosterError
-from armybuilder.interchange.battlescribe.roster_write import document_to_ros
-from armybuilder.interchange.listjson.document import ListDocumentError
+from armybuilder.services.rosters import document_to_ros
+from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists.selectors import DbCatalog, list_document_report
 from armybuilder.pdf.render import roster_pdf_render
 

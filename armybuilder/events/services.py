@@ -11,7 +11,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from armybuilder.interchange.listjson import resolve_force, validate_list_document
+from armybuilder.lists.listjson import resolve_document
+from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import DbCatalog, army_list_document
 from armybuilder.pdf.codes import list_code
@@ -198,12 +199,10 @@ def _unreadable(problems) -> CheckResult:
 
 def check_document(document: dict, pack: PackSettings) -> CheckResult:
     """The system's rules and the event's pack on a list document (as stored, so it can be run again later)."""
-    problems = validate_list_document(document)
-    if problems:
-        return _unreadable(problems)
-    force, problems = resolve_force(document, DbCatalog())
-    if force is None or problems:
-        return _unreadable(problems)
+    try:
+        force = resolve_document(document, DbCatalog())
+    except ListDocumentError as exc:
+        return _unreadable(exc.problems)
     report = check_with_pack(force, pack, check)
     labels = {**PACK_PLACES, **pointer_labels(force)}
     issues = []

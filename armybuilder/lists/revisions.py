@@ -10,9 +10,11 @@ plain Python over documents; ``revision_update_for`` is the database-facing sele
 import copy
 from dataclasses import dataclass, field
 
-from armybuilder.interchange.listjson import resolve_force
+from armybuilder.lists.listjson import resolve_force
 from armybuilder.rules import check
 from handbooks.models import Handbook
+
+from .selectors import DbCatalog, army_list_document
 
 MAX_ROUNDS = 40  # each round drops at least one thing; a list holds far fewer than this many layers
 
@@ -299,8 +301,6 @@ def newer_revision(army_list) -> Handbook | None:
 
 def revision_update_for(army_list, *, revision: int | None = None) -> RevisionUpdate | None:
     """The update report for moving a list to ``revision`` (default: the newest), or None when none is newer."""
-    from .selectors import DbCatalog, army_list_document
-
     if revision is None:
         newer = newer_revision(army_list)
         if newer is None:

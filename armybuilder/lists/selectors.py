@@ -6,7 +6,7 @@ from collections import OrderedDict
 
 from django.http import Http404
 
-from armybuilder.interchange.listjson import FORMAT, VERSION, resolve_force
+from armybuilder.lists.listjson import FORMAT, VERSION, resolve_document, resolve_force
 from armybuilder.rules import check
 from armybuilder.rules.force import Force
 from armybuilder.rules.report import Report
@@ -215,13 +215,5 @@ def army_list_report(army_list: ArmyList) -> Report:
 
 def list_document_report(doc) -> tuple[Force, Report]:
     """Check a list document without saving it; ListDocumentError if it cannot be read as a list."""
-    from armybuilder.interchange.listjson import validate_list_document
-    from armybuilder.interchange.listjson.document import ListDocumentError
-
-    problems = validate_list_document(doc)
-    if problems:
-        raise ListDocumentError(problems)
-    force, problems = resolve_force(doc, DbCatalog())
-    if problems:
-        raise ListDocumentError(problems)
+    force = resolve_document(doc, DbCatalog())
     return force, check(force)

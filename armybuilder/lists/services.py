@@ -11,8 +11,8 @@ from django.db.models import F, Max
 
 import dataclasses
 
-from armybuilder.interchange.listjson import resolve_force, validate_list_document
-from armybuilder.interchange.listjson.document import ListDocumentError, ListProblem
+from armybuilder.lists.listjson import resolve_document
+from armybuilder.lists.listjson.document import ListDocumentError, ListProblem
 from armybuilder.rules.battlescribe import editing
 from armybuilder.rules.battlescribe.catalogue import CatalogueError
 from armybuilder.rules.battlescribe.choices import alternatives
@@ -25,7 +25,8 @@ from .gamedata import handbook_data
 from .history import HISTORY_LIMIT, history_baseline, history_entry, history_record
 from .models import ArmyList, ListCard, ListFormation, ListUnit, ListUpgrade
 from .pointers import PointerError, list_object_at, pointer_of
-from .selectors import DbCatalog, army_list_force
+from .revisions import RevisionError, revision_update_for
+from .selectors import DbCatalog, army_list_document, army_list_force
 
 
 class ListOperationError(Exception):
@@ -292,12 +293,7 @@ def army_list_remove_card(*, army_list: ArmyList, list_card: ListCard, expected_
 
 def army_list_import(*, doc, owner=None, session_key: str = "", name: str | None = None) -> ArmyList:
     """Create a list from a JSON document; every problem is reported at once and nothing is written on any."""
-    problems = validate_list_document(doc)
-    if problems:
-        raise ListDocumentError(problems)
-    force, problems = resolve_force(doc, DbCatalog())
-    if problems:
-        raise ListDocumentError(problems)
+    resolve_document(doc, DbCatalog())
     return _write_document(doc, owner=owner, session_key=session_key, name=name)
 
 
@@ -414,8 +410,6 @@ def _write_parts(army_list: ArmyList, doc: dict, handbook: hb.Handbook, books: d
 
 def army_list_copy(*, army_list: ArmyList, owner=None, session_key: str = "", name: str | None = None) -> ArmyList:
     """A full copy through the JSON format, so the copy is exactly what an export/import would give."""
-    from .selectors import army_list_document
-
     doc = army_list_document(army_list)
     return _write_document(doc, owner=owner, session_key=session_key, name=name or f"Copy of {army_list.name}")
 
@@ -683,11 +677,10 @@ def army_list_set_name_notes(*, army_list: ArmyList, target: ListFormation | Lis
 def _replace_contents(army_list: ArmyList, doc: dict) -> None:
     """Make the list hold exactly ``doc`` (its settings, book revision and contents); its owner, sharing and
     identity stay. Refuses, writing nothing, when the document no longer resolves against the game data."""
-    problems = validate_list_document(doc)
-    if not problems:
-        _, problems = resolve_force(doc, DbCatalog())
-    if problems:
-        raise ListOperationError(f"that version can no longer be restored: {problems[0]}")
+    try:
+        resolve_document(doc, DbCatalog())
+    except ListDocumentError as exc:
+        raise ListOperationError(f"that version can no longer be restored: {exc.problems[0]}") from None
     handbook, books = _books_of(doc)
     ListCard.objects.filter(army_list=army_list).delete()
     ListUnit.objects.filter(army_list=army_list).delete()
@@ -753,8 +746,6 @@ def army_list_move_to_revision(*, army_list: ArmyList, revision: int | None = No
                                expected_version: int | None = None) -> None:
     """Move the list to the newest revision of its book (or ``revision``), as a new version: what the new
     revision no longer offers is dropped, as the update report (lists/revisions.py) says. Undo goes back."""
-    from .revisions import RevisionError, revision_update_for
-
     try:
         update = revision_update_for(army_list, revision=revision)
     except RevisionError as exc:

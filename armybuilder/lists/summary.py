@@ -14,7 +14,10 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
+from armybuilder.rules import check
+
 from .models import ArmyList
+from .selectors import army_list_force
 
 CACHE_SECONDS = 30 * 24 * 3600
 
@@ -48,10 +51,6 @@ def army_list_summary_store(*, army_list, report) -> None:
 
 def army_list_summaries(army_lists) -> dict[int, ListSummary]:
     """pk -> summary for each list: one cache read for all, a check only where none is kept."""
-    from armybuilder.rules import check
-
-    from .selectors import army_list_force
-
     keys = {army_list.pk: summary_key(army_list) for army_list in army_lists}
     kept = cache.get_many(list(keys.values())) if keys else {}
     fresh = {}

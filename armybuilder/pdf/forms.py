@@ -1,6 +1,6 @@
 from django import forms
 
-from armybuilder.interchange.listjson import MAX_BYTES
+from armybuilder.lists.listjson import MAX_BYTES
 
 from .options import EXTRAS
 

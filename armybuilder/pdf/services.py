@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 
-from armybuilder.interchange.listjson import parse_list_json, validate_list_document
-from armybuilder.interchange.listjson.document import ListDocumentError, ListProblem
+from armybuilder.lists.listjson import parse_list_json, validate_list_document
+from armybuilder.lists.listjson.document import ListDocumentError, ListProblem
 from armybuilder.jobs.models import Job
 from armybuilder.jobs.services import job_enqueue, jobs_in_process
 from armybuilder.lists.models import ArmyList, ListUnit

@@ -135,8 +135,8 @@ def my_lists_context(request) -> dict:
 @require_POST
 def list_starter(request, public_id):
     """A new list: the cheapest legal force of the chosen formation of this list's book."""
-    from armybuilder.interchange.listjson.document import ListDocumentError
-    from armybuilder.lists.starter import army_list_start_cheapest
+    from armybuilder.lists.listjson.document import ListDocumentError
+    from armybuilder.services.starter import army_list_start_cheapest
 
     army_list = own_list(request, public_id)
     code = request.POST.get("formation", "")[:200]

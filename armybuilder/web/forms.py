@@ -4,7 +4,7 @@ import re
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from armybuilder.interchange.any_file import MAX_FILE_BYTES
+from armybuilder.services.list_files import MAX_FILE_BYTES
 
 from .selectors import handbooks_to_start_from
 

@@ -21,8 +21,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
 from armybuilder.downloads import attachment
-from armybuilder.interchange.any_file import list_file_import
-from armybuilder.interchange.listjson.document import ListDocumentError
+from armybuilder.services.list_files import list_file_import
+from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists import services as list_services
 from armybuilder.lists.gamedata import handbook_data
 from armybuilder.lists.models import ListFormation, ListUnit

@@ -40,7 +40,7 @@ def test_a_version_1_list_on_an_imported_book_is_read_into_selections_with_the_s
 
 
 def test_a_version_1_option_the_data_does_not_offer_is_a_problem_with_its_pointer(mini_book):
-    from armybuilder.interchange.listjson.document import ListDocumentError
+    from armybuilder.lists.listjson.document import ListDocumentError
 
     doc = v1(mini_book, [{"box": F + "/b-hq", "unit": "tank-plt", "size": "tank-plt/n3",
                           "upgrades": [{"upgrade": "inf-opt/up-baz", "quantity": 1}]}])

@@ -92,7 +92,7 @@ def test_the_points_limit_is_seen_by_limit_conditions(mini_book):
 
 
 def test_an_entry_the_data_does_not_offer_there_is_refused_with_its_pointer(mini_book):
-    from armybuilder.interchange.listjson.document import ListDocumentError
+    from armybuilder.lists.listjson.document import ListDocumentError
 
     with pytest.raises(ListDocumentError) as caught:
         list_document_report(document(mini_book, [formation(F, hq(sel("up-baz")))]))

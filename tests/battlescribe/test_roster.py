@@ -12,7 +12,7 @@ from armybuilder.interchange.battlescribe import import_library
 from armybuilder.interchange.battlescribe.roster import RosterError, read_roster_bytes
 from armybuilder.interchange.battlescribe.roster_map import roster_to_document
 from armybuilder.interchange.battlescribe.roster_write import zip_roster
-from armybuilder.interchange.battlescribe.roster_service import roster_export, roster_import
+from armybuilder.services.rosters import roster_export, roster_import
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import DbCatalog, army_list_document
 

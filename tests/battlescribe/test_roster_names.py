@@ -4,7 +4,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from armybuilder.interchange.battlescribe.roster_service import roster_export, roster_import
+from armybuilder.services.rosters import roster_export, roster_import
 from armybuilder.lists.selectors import army_list_document
 from armybuilder.lists.services import army_list_import
 

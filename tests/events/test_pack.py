@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from armybuilder.events import services as ev
 from armybuilder.events.pack import build
 from armybuilder.events.pack import services as pack
-from armybuilder.interchange.listjson import parse_list_json
+from armybuilder.lists.listjson import parse_list_json
 from armybuilder.jobs.models import Job
 from armybuilder.lists import services as s
 from armybuilder.lists.services import army_list_import

@@ -72,7 +72,7 @@ def test_anonymous_copies_are_rate_limited(list_document, settings):
 
 @pytest.mark.django_db
 def test_a_5000_digit_number_in_a_ros_is_a_clear_refusal_not_an_overflow_500(mini_battlescribe, player_client):
-    from armybuilder.interchange.battlescribe.roster_service import roster_export
+    from armybuilder.services.rosters import roster_export
     from armybuilder.lists import services as list_services
 
     army_list = list_services.army_list_import(doc=mini_battlescribe)

@@ -4,7 +4,7 @@ import pytest
 
 from armybuilder.lists.gamedata import handbook_data
 from armybuilder.lists.selectors import army_list_report
-from armybuilder.lists.starter import army_list_start_cheapest, starter_for
+from armybuilder.services.starter import army_list_start_cheapest, starter_for
 from handbooks.models import Handbook
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from django.core.management import call_command
 from pypdf import PdfReader
 
 from armybuilder.interchange.battlescribe import import_library
-from armybuilder.interchange.battlescribe.roster_service import roster_export
+from armybuilder.services.rosters import roster_export
 from armybuilder.interchange.battlescribe.roster_write import zip_roster
 from armybuilder.lists import services as s
 from armybuilder.lists.models import ArmyList

@@ -23,7 +23,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from armybuilder.interchange.battlescribe.roster_service import roster_export
+from armybuilder.services.rosters import roster_export
 from armybuilder.lists.models import ArmyList
 from tests.battlescribe import oracle
 from tests.battlescribe.conftest import BSDATA_DIR, shared_data_missing

@@ -7,9 +7,9 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from armybuilder.interchange.any_file import LIST, ROSTER, list_file_kind
+from armybuilder.services.list_files import LIST, ROSTER, list_file_kind
 from armybuilder.interchange.battlescribe import import_library
-from armybuilder.interchange.battlescribe.roster_service import roster_export
+from armybuilder.services.rosters import roster_export
 from armybuilder.interchange.battlescribe.roster_write import zip_roster
 from armybuilder.lists import services as s
 from armybuilder.lists.models import ArmyList

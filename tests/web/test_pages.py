@@ -6,7 +6,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from armybuilder.interchange.listjson import MAX_BYTES
+from armybuilder.lists.listjson import MAX_BYTES
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import army_list_document
 

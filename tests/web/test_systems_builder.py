@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from armybuilder.interchange.listjson import parse_list_json
+from armybuilder.lists.listjson import parse_list_json
 from armybuilder.lists import services as s
 from armybuilder.lists.models import ArmyList, ListFormation, ListUnit
 from handbooks.models import Handbook

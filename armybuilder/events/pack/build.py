@@ -17,7 +17,7 @@ import pikepdf
 
 from armybuilder.interchange.battlescribe.roster import RosterError as RosError
 from armybuilder.interchange.battlescribe.roster_write import force_to_ros
-from armybuilder.interchange.listjson.document import ListDocumentError
+from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists.selectors import list_document_report
 from armybuilder.pdf import render
 from armybuilder.pdf.render import PAPERS, roster_pdf_render

@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
-from armybuilder.interchange.listjson.document import loads_strict
+from armybuilder.safejson import loads_strict
 
 from .safe_read import BattleScribeReadError, ReadLimits, _read_bounded, _unzip_single, parse_xml_bytes
 

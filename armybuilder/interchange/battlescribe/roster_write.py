@@ -14,7 +14,6 @@ import io
 import zipfile
 from xml.etree.ElementTree import Element, SubElement, tostring
 
-from armybuilder.interchange.listjson import resolve_force, validate_list_document
 from armybuilder.rules.battlescribe.catalogue import CatalogueError
 from armybuilder.rules.battlescribe.evaluate import Evaluation
 from armybuilder.rules.battlescribe.force_tree import force_roster
@@ -169,16 +168,6 @@ def _indent(el: Element, level: int = 0) -> None:
             _indent(child, level + 1)
             child.tail = pad
         el[-1].tail = "\n" + "  " * level
-
-
-def document_to_ros(doc: dict, catalog) -> bytes:
-    """A list document as roster XML; RosterError if it does not resolve."""
-    problems = validate_list_document(doc)
-    if not problems:
-        force, problems = resolve_force(doc, catalog)
-    if problems:
-        raise RosterError([str(p) for p in problems])
-    return force_to_ros(force, name=doc.get("name"))
 
 
 def zip_roster(xml: bytes, name: str = "roster.ros") -> bytes:

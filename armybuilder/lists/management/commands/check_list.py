@@ -4,8 +4,8 @@ from pathlib import Path
 from django.core.management.base import CommandError
 
 from armybuilder.commands import ProjectCommand
-from armybuilder.interchange.listjson import parse_list_json
-from armybuilder.interchange.listjson.document import ListDocumentError
+from armybuilder.lists.listjson import parse_list_json
+from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists.reporting import report_text
 from armybuilder.lists.selectors import list_document_report
 

@@ -5,8 +5,8 @@ from django.core.management.base import CommandError
 
 from armybuilder.commands import ProjectCommand
 from armybuilder.interchange.battlescribe.roster import RosterError
-from armybuilder.interchange.battlescribe.roster_service import roster_export
-from armybuilder.interchange.listjson.document import shorten
+from armybuilder.services.rosters import roster_export
+from armybuilder.lists.listjson.document import shorten
 from armybuilder.lists.models import ArmyList
 
 

@@ -3,7 +3,7 @@ import uuid
 from django.core.management.base import CommandError
 
 from armybuilder.commands import ProjectCommand, bounded_text
-from armybuilder.interchange.listjson.document import shorten
+from armybuilder.lists.listjson.document import shorten
 from armybuilder.lists.models import ArmyList
 from armybuilder.pdf.text import FLAVOURS, army_list_text
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from armybuilder.interchange.listjson.document import ListDocumentError, ListProblem
+from armybuilder.interchange.battlescribe.cheapest import cheapest_list
+from armybuilder.lists.gamedata import handbook_data
+from armybuilder.lists.listjson.document import ListDocumentError, ListProblem
+from armybuilder.lists.selectors import list_document_report
+from armybuilder.lists.services import army_list_import
 from armybuilder.rules.gamedata import HandbookData
-
-from .gamedata import handbook_data
 
 
 @dataclass
@@ -80,14 +82,10 @@ def authored_starter(book: HandbookData, formation_code: str) -> dict:
 
 def starter_for(*, handbook, formation_code: str) -> Starter:
     """The cheapest force of one formation, checked (nothing is saved)."""
-    from .selectors import list_document_report
-
     book = handbook_data(handbook.pk)
     if formation_code not in book.formations:
         return Starter(None, False, problems=[f"{formation_code!r} is not a formation of {book.name}"])
     if book.catalogue is not None:
-        from armybuilder.interchange.battlescribe.cheapest import cheapest_list
-
         result = cheapest_list(book, formation_code)
         doc, problems = result.document, list(result.problems)
     else:
@@ -106,8 +104,6 @@ def army_list_start_cheapest(*, handbook, formation_code: str, owner=None, sessi
                              points_limit: int | None = None):
     """Save the cheapest legal force of the formation as a new list (with ``points_limit``, or its own cost when
     that is more); ListDocumentError says why there is none."""
-    from .services import army_list_import
-
     starter = starter_for(handbook=handbook, formation_code=formation_code)
     if not starter.legal:
         raise ListDocumentError([ListProblem("", "no legal force of this formation could be built from its "

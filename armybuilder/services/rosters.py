@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from armybuilder.interchange.battlescribe.roster import ROSTER_LIMITS, RosterError, read_roster_bytes
+from armybuilder.interchange.battlescribe.roster_map import MappedRoster, roster_to_document
+from armybuilder.interchange.battlescribe.roster_write import force_to_ros, zip_roster
+from armybuilder.interchange.battlescribe.safe_read import ReadLimits
+from armybuilder.lists.listjson import resolve_document
+from armybuilder.lists.listjson.document import ListDocumentError
+from armybuilder.lists.selectors import DbCatalog, army_list_force
+from armybuilder.lists.services import army_list_import
 from armybuilder.rules import check
-
-from .roster import ROSTER_LIMITS, RosterError, read_roster_bytes
-from .roster_map import MappedRoster, roster_to_document
-from .roster_write import force_to_ros, zip_roster
-from .safe_read import ReadLimits
+from handbooks.models import Handbook
 
 
 @dataclass
@@ -29,8 +33,6 @@ class RosterImport:
 
 
 def battlescribe_systems() -> tuple[str, ...]:
-    from handbooks.models import Handbook
-
     codes = list(Handbook.objects.filter(source="battlescribe").values_list("system__code", flat=True).distinct())
     return tuple(sorted(set(codes), key=lambda c: (c != "fow4", c))) or ("fow4",)
 
@@ -42,9 +44,6 @@ def roster_import(*, data: bytes, source: str, owner=None, session_key: str = ""
     Raises RosterError (unreadable or unmappable roster) or ListDocumentError (the mapped
     document does not resolve); nothing is written then.
     """
-    from armybuilder.lists.selectors import DbCatalog, army_list_force
-    from armybuilder.lists.services import army_list_import
-
     roster = read_roster_bytes(data, source, limits=limits)
     mapped = roster_to_document(roster, DbCatalog(), systems=battlescribe_systems())
     army_list = army_list_import(doc=mapped.document, owner=owner, session_key=session_key, name=name)
@@ -63,11 +62,18 @@ def roster_import(*, data: bytes, source: str, owner=None, session_key: str = ""
 
 def roster_export(army_list, *, zipped: bool = False) -> bytes:
     """The list as roster XML (or a .rosz zip); RosterError when it is not on BattleScribe data."""
-    from armybuilder.lists.selectors import army_list_force
-
     force = army_list_force(army_list)
     xml = force_to_ros(force, name=army_list.name)
     return zip_roster(xml, "roster.ros") if zipped else xml
 
 
-__all__ = ["RosterError", "RosterImport", "roster_export", "roster_import"]
+def document_to_ros(doc: dict, catalog) -> bytes:
+    """A list document as roster XML; RosterError if it does not resolve."""
+    try:
+        force = resolve_document(doc, catalog)
+    except ListDocumentError as exc:
+        raise RosterError([str(p) for p in exc.problems]) from None
+    return force_to_ros(force, name=doc.get("name"))
+
+
+__all__ = ["RosterError", "RosterImport", "document_to_ros", "roster_export", "roster_import"]

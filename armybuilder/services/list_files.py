@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .battlescribe.roster import MAX_ROSTER_BYTES
-from .listjson.document import MAX_BYTES, ListDocumentError, ListProblem, parse_list_json
+from armybuilder.interchange.battlescribe.roster import MAX_ROSTER_BYTES
+from armybuilder.lists.listjson.document import MAX_BYTES, ListDocumentError, ListProblem, parse_list_json
+from armybuilder.lists.services import army_list_import
+
+from .rosters import RosterError, roster_import
 
 LIST = "list"  # our JSON list document
 ROSTER = "roster"  # .ros, .rosz or New Recruit JSON
@@ -49,10 +52,6 @@ def list_file_kind(data: bytes) -> str:
 
 def list_file_import(*, data: bytes | str, source: str = "the file", owner=None, session_key: str = "") -> FileImport:
     """Read any list file and save it as a new list (all or nothing); ListDocumentError says why not."""
-    from armybuilder.lists.services import army_list_import
-
-    from .battlescribe.roster_service import RosterError, roster_import
-
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
     if len(data) > MAX_FILE_BYTES:

@@ -12,7 +12,7 @@ from armybuilder.rules.force import Force, ForceCard, ForceFormation, ForceUnit,
 from armybuilder.rules.gamedata import HandbookData
 
 from . import legacy
-from .document import ListProblem
+from .document import ListDocumentError, ListProblem, validate_list_document
 
 
 class Catalog(Protocol):
@@ -91,6 +91,19 @@ def _bind_imported(force: Force, problems: list) -> None:
         problems.append(ListProblem("/handbook", f"the book's BattleScribe data cannot be read ({exc})"))
         return
     problems.extend(ListProblem(p.pointer, p.message) for p in built.problems)
+
+
+def resolve_document(doc, catalog: Catalog) -> Force:
+    """A list document as a Force: checked against the schema first, then resolved against the game data.
+    ListDocumentError holds every problem of the first step that found any (nothing is resolved from a document
+    the schema refuses)."""
+    problems = validate_list_document(doc)
+    if problems:
+        raise ListDocumentError(problems)
+    force, problems = resolve_force(doc, catalog)
+    if force is None or problems:
+        raise ListDocumentError(problems)
+    return force
 
 
 def resolve_force(doc: dict, catalog: Catalog) -> tuple[Force | None, list[ListProblem]]:
