@@ -128,7 +128,7 @@ def main():
     from armybuilder.jobs.models import Job
     from armybuilder.lists import services as lists
     from armybuilder.lists.selectors import list_document_report
-    from armybuilder.pdf.render import roster_pdf_render
+    from armybuilder.services.printing.services import roster_pdf
     from bench_pdf import big_document
     from handbooks.models import GameSystem
 
@@ -157,8 +157,8 @@ def main():
 
     def single():
         force, report = list_document_report(document)
-        return roster_pdf_render(force=force, report=report, document=document, paper="a4", cards=True,
-                                 player="player000", event=event.name)
+        return roster_pdf(force=force, report=report, document=document, paper="a4", cards=True,
+                          player="player000", event=event.name)
 
     t, c = time.perf_counter(), time.process_time()
     pdf = single()  # warm-up: imports, fonts, the stylesheet

@@ -86,7 +86,9 @@ def main():
 
     from armybuilder.lists import services
     from armybuilder.lists.selectors import army_list_document, army_list_force, army_list_report
-    from armybuilder.pdf.render import roster_html, roster_pdf_render, stylesheet
+    from armybuilder.services.printing.render import roster_html, stylesheet
+    from armybuilder.services.printing.selectors import roster_print_data
+    from armybuilder.services.printing.services import roster_pdf
 
     army = services.army_list_import(doc=big_document(), session_key="bench")
     document = army_list_document(army)
@@ -96,16 +98,16 @@ def main():
                   event="Bench Open", list_url=f"https://example.org/s/{army.share_token}/")
 
     stylesheet()  # parse the stylesheet once, as a long-lived server process does
-    pdf = roster_pdf_render(**kwargs)  # warm-up: imports, fonts, caches
+    pdf = roster_pdf(**kwargs)  # warm-up: imports, fonts, caches
     pages = len(PdfReader(BytesIO(pdf)).pages)
     if args.keep:
         args.keep.write_bytes(pdf)
 
     with tempfile.TemporaryDirectory() as folder:
         static = Path(folder) / "roster.html"
-        static.write_text(roster_html(**kwargs), encoding="utf-8")
+        static.write_text(roster_html(**kwargs, **roster_print_data(force)), encoding="utf-8")
         import weasyprint
-        from armybuilder.pdf import render
+        from armybuilder.services.printing import render
 
         _, fonts, css, fetcher = render._weasy()
 
@@ -117,9 +119,9 @@ def main():
         # Interleave the two so that machine noise hits both alike.
         ours, baseline, html_only = [], [], []
         for _ in range(args.repeat):
-            ours.append(timed(lambda: roster_pdf_render(**kwargs)))
+            ours.append(timed(lambda: roster_pdf(**kwargs)))
             baseline.append(timed(static_render))
-            html_only.append(timed(lambda: roster_html(**kwargs)))
+            html_only.append(timed(lambda: roster_html(**kwargs, **roster_print_data(force))))
         html_size = static.stat().st_size
 
     units = sum(1 for _ in force.all_units())

@@ -20,7 +20,7 @@ from armybuilder.downloads import attachment
 from armybuilder.events import selectors
 from armybuilder.events.pack import services as pack
 from armybuilder.jobs.models import Job
-from armybuilder.pdf.render import PAPERS
+from armybuilder.services.printing.render import PAPERS
 
 from .fields import InputSerializer, StrictChoiceField
 from .files import _FileRenderer

@@ -1,6 +1,6 @@
 """Files out and in: the roster PDF and BattleScribe rosters (.ros / .rosz), for saved and shared lists.
 
-They wrap the PDF and BattleScribe engineers' services (armybuilder.pdf.services,
+They wrap the PDF and BattleScribe engineers' services (armybuilder.services.printing.services,
 armybuilder.services.rosters); nothing here renders or parses.
 """
 from django.http import HttpResponse
@@ -15,9 +15,9 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from armybuilder.downloads import attachment
 from armybuilder.interchange.battlescribe.roster import MAX_ROSTER_BYTES
 from armybuilder.services.rosters import RosterError, roster_export, roster_import
-from armybuilder.pdf.render import PAPERS
-from armybuilder.pdf.render import RosterError as PaperError
-from armybuilder.pdf.services import roster_filename, roster_pdf_for_list
+from armybuilder.services.printing.render import PAPERS
+from armybuilder.services.printing.render import RosterError as PaperError
+from armybuilder.services.printing.services import roster_filename, roster_pdf_for_list
 
 from .conditional import etag
 from .exceptions import PayloadTooLarge, ProblemsError

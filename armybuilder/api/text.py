@@ -1,6 +1,6 @@
 """The list as text for forums and chat (plain text, Markdown, BBCode): a format of the list export.
 
-Wraps armybuilder.pdf.text.army_list_text; nothing here writes the text.
+Wraps armybuilder.services.printing.text.army_list_text; nothing here writes the text.
 """
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
 from armybuilder.downloads import attachment
-from armybuilder.pdf.text import FLAVOURS, army_list_text, text_filename
+from armybuilder.services.printing.text import FLAVOURS, army_list_text, text_filename
 
 from .conditional import etag
 from .files import _FileRenderer

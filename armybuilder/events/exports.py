@@ -9,7 +9,7 @@ from armybuilder.interchange.battlescribe.roster import RosterError
 from armybuilder.services.rosters import document_to_ros
 from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists.selectors import DbCatalog, list_document_report
-from armybuilder.pdf.render import roster_pdf_render
+from armybuilder.services.printing.services import roster_pdf
 
 from .models import Submission
 from .services import EventError
@@ -46,7 +46,7 @@ def submission_pdf(submission: Submission, *, paper: str = "a4", cards: bool = T
         except ListDocumentError as exc:
             raise EventError(f"The submitted list can no longer be read: {exc}") from None
         event = submission.registration.event
-        pdf = roster_pdf_render(force=force, report=report, document=submission.document, paper=paper, cards=cards,
+        pdf = roster_pdf(force=force, report=report, document=submission.document, paper=paper, cards=cards,
                                 player=submission.registration.player.get_username(), event=event.name)
         cache.set(key, pdf, CACHE_SECONDS)
     return pdf

@@ -15,8 +15,8 @@ from armybuilder.lists.listjson import resolve_document
 from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import DbCatalog, army_list_document
-from armybuilder.pdf.codes import list_code
-from armybuilder.pdf.context import pointer_labels
+from armybuilder.services.printing.codes import list_code
+from armybuilder.services.printing.context import pointer_labels
 from armybuilder.rules import check
 from armybuilder.rules.event_pack import PackSettings, check_with_pack
 from armybuilder.rules.report import ERROR

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armybuilder.downloads import attachment
 from armybuilder.lists.selectors import army_lists_visible_to
-from armybuilder.pdf.forms import RosterOptionsForm
+from armybuilder.services.printing.forms import RosterOptionsForm
 from handbooks.models import Handbook
 
 from . import selectors, services

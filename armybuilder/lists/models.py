@@ -35,7 +35,7 @@ class ArmyList(models.Model):
     # cards (e.g. a "Command Cards" entry the data requires, or a generic system's game options).
     selections = models.JSONField(default=list, blank=True)
     visibility = models.CharField(max_length=10, choices=VISIBILITY, default="private")
-    # How the player prints this list (event, player, paper, cards, …): armybuilder.pdf.options reads it.
+    # How the player prints this list (event, player, paper, cards, …): armybuilder.services.printing.options reads it.
     print_options = models.JSONField(default=dict, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -2,8 +2,8 @@
 from armybuilder.jobs.registry import JobError, JobResult, job_kind
 from armybuilder.lists.models import ArmyList
 
-from .render import RosterError
-from .services import roster_filename, roster_pdf_for_list
+from armybuilder.services.printing.render import RosterError
+from armybuilder.services.printing.services import roster_filename, roster_pdf_for_list
 
 
 @job_kind("roster_pdf", title="Roster PDF", max_attempts=3)

@@ -5,11 +5,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from armybuilder.downloads import attachment
 from armybuilder.lists.selectors import army_list_get_for_user, army_list_get_shared
-
-from .forms import RosterOptionsForm, VerifyForm
-from .options import render_options, saved_print_options
-from .services import (BadCode, ListDocumentError, roster_filename, roster_pdf_cached, roster_pdf_for_list,
-                       roster_pdf_job_start, roster_qr_path, roster_renders_in_background, roster_verify, share_path)
+from armybuilder.services.printing.forms import RosterOptionsForm, VerifyForm
+from armybuilder.services.printing.options import render_options, saved_print_options
+from armybuilder.services.printing.services import (BadCode, ListDocumentError, roster_filename, roster_pdf_cached,
+                                                    roster_pdf_for_list, roster_pdf_job_start, roster_qr_path,
+                                                    roster_renders_in_background, roster_verify, share_path)
 
 
 def _options_or_400(request, army_list=None):

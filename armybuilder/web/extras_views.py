@@ -10,10 +10,10 @@ from armybuilder.downloads import attachment
 from armybuilder.lists.selectors import (army_list_force, army_list_get_for_user, army_list_get_shared,
                                          army_lists_visible_to)
 from armybuilder.lists.summary import my_lists
-from armybuilder.pdf.extras import chart_svg, composition
-from armybuilder.pdf.forms import PrintOptionsForm
-from armybuilder.pdf.options import army_list_set_print_options, saved_print_options
-from armybuilder.pdf.text import FLAVOURS, army_list_text, text_filename
+from armybuilder.services.printing.extras import chart_svg, composition
+from armybuilder.services.printing.forms import PrintOptionsForm
+from armybuilder.services.printing.options import army_list_set_print_options, saved_print_options
+from armybuilder.services.printing.text import FLAVOURS, army_list_text, text_filename
 from armybuilder.rules import check
 
 

@@ -7,7 +7,7 @@ from pypdf import PdfReader
 import io
 
 from armybuilder.lists import services as s
-from armybuilder.pdf.services import roster_pdf_for_list
+from armybuilder.services.printing.services import roster_pdf_for_list
 from handbooks.models import CommandCard, Handbook
 
 pytestmark = [pytest.mark.bsdata]

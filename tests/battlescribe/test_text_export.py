@@ -10,7 +10,7 @@ from armybuilder.interchange.battlescribe.cheapest import cheapest_list
 from armybuilder.lists import services as s
 from armybuilder.lists.gamedata import handbook_data, handbook_id
 from armybuilder.lists.selectors import army_list_document, army_list_report
-from armybuilder.pdf.text import army_list_text
+from armybuilder.services.printing.text import army_list_text
 from handbooks.models import Handbook
 
 pytestmark = [pytest.mark.bsdata, pytest.mark.django_db]

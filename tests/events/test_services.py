@@ -8,7 +8,7 @@ from armybuilder.events import services as ev
 from armybuilder.events.models import Registration, Submission
 from armybuilder.lists import services as s
 from armybuilder.lists.selectors import army_list_document
-from armybuilder.pdf.codes import list_code
+from armybuilder.services.printing.codes import list_code
 
 from .conftest import make_user, panzer_company
 

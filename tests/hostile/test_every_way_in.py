@@ -127,7 +127,7 @@ def told(response) -> str:
 
 # -- the inputs ----------------------------------------------------------------------------------------------------
 
-FORM_FIELDS = sorted({name for module in ("armybuilder.web.forms", "armybuilder.pdf.forms")
+FORM_FIELDS = sorted({name for module in ("armybuilder.web.forms", "armybuilder.services.printing.forms")
                       for form in vars(__import__(module, fromlist=["x"])).values()
                       if isinstance(form, type) and hasattr(form, "base_fields")
                       for name in form.base_fields} | {"username", "password", "password1", "password2", "email",

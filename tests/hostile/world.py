@@ -97,7 +97,7 @@ def _api_token(world):
 def _job(world):
     """The owner's roster of the secret list, rendered as a job (run in the process, as without a worker): its
     status names the list and its file holds it, so the access matrix sees whether either leaks."""
-    from armybuilder.pdf.services import roster_pdf_job_start
+    from armybuilder.services.printing.services import roster_pdf_job_start
 
     return roster_pdf_job_start(army_list=world.army_list, owner=world.users["owner"])
 

@@ -2,8 +2,8 @@
 import copy
 
 from armybuilder.lists.selectors import list_document_report
-from armybuilder.pdf.context import CARDS_PER_PAGE, Block, Cell, roster_context, rules_appendix, unit_cards
-from armybuilder.pdf.selectors import unit_sheets
+from armybuilder.services.printing.context import CARDS_PER_PAGE, Block, Cell, roster_context, rules_appendix, unit_cards
+from armybuilder.services.printing.selectors import unit_sheets
 
 from .conftest import unit
 

@@ -4,7 +4,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from armybuilder.pdf.codes import list_code
+from armybuilder.services.printing.codes import list_code
 
 from .conftest import desert_fox
 

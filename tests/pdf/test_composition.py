@@ -10,7 +10,7 @@ from django.test import Client
 
 from armybuilder.lists import services as s
 from armybuilder.lists.selectors import army_list_force, army_list_report
-from armybuilder.pdf.extras import chart_svg, composition
+from armybuilder.services.printing.extras import chart_svg, composition
 from handbooks.models import UnitEntry
 
 EXAMPLES = Path("docs/examples")

@@ -5,7 +5,7 @@ from rest_framework.test import APIClient
 from armybuilder.api.services import api_token_rotate
 from armybuilder.jobs.models import Job
 from armybuilder.lists import services
-from armybuilder.pdf.services import roster_pdf_for_list, roster_qr_path
+from armybuilder.services.printing.services import roster_pdf_for_list, roster_qr_path
 
 from .test_views import roster_url
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from armybuilder.lists.selectors import list_document_report
-from armybuilder.pdf.render import roster_pdf_render
+from armybuilder.services.printing.services import roster_pdf
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +18,7 @@ def test_custom_names_and_notes_are_printed_beside_the_books_names(legal_doc, re
     doc["formations"][0]["units"][0]["custom_name"] = "Hahn's Command"
     doc["formations"][0]["units"][0]["notes"] = "Stays with the guns."
     force, report = list_document_report(doc)
-    raw = roster_pdf_render(force=force, report=report, document=doc)
+    raw = roster_pdf(force=force, report=report, document=doc)
     if os.environ.get("ROSTER_PDF_OUT"):  # to look at the page: pdftoppm -png -r 50
         Path(os.environ["ROSTER_PDF_OUT"]).write_bytes(raw)
     pdf = read_pdf(raw)

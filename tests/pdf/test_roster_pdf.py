@@ -4,8 +4,10 @@ import math
 import pytest
 
 from armybuilder.lists.selectors import list_document_report
-from armybuilder.pdf.codes import canonical_json, list_code
-from armybuilder.pdf.render import RosterError, roster_html, roster_pdf_render
+from armybuilder.services.printing.codes import canonical_json, list_code
+from armybuilder.services.printing.render import RosterError, roster_html
+from armybuilder.services.printing.selectors import roster_print_data
+from armybuilder.services.printing.services import roster_pdf
 
 from .conftest import desert_fox
 
@@ -18,7 +20,7 @@ def render(doc, **options):
     force, report = list_document_report(doc)
     key = (canonical_json(doc), tuple(sorted(options.items())))
     if key not in _rendered:
-        _rendered[key] = roster_pdf_render(force=force, report=report, document=doc, **options)
+        _rendered[key] = roster_pdf(force=force, report=report, document=doc, **options)
     return _rendered[key], force, report
 
 
@@ -172,16 +174,16 @@ def test_rosters_print_on_a4_and_letter(legal_doc, read_pdf, paper, size):
 def test_an_unknown_paper_size_is_refused(legal_doc):
     force, report = list_document_report(legal_doc)
     with pytest.raises(RosterError, match="paper is one of"):
-        roster_html(force=force, report=report, document=legal_doc, paper="a3")
+        roster_html(force=force, report=report, document=legal_doc, paper="a3", **roster_print_data(force))
 
 
 def test_user_text_is_escaped_and_cannot_inject_markup_or_styles(sample_books, read_pdf):
     doc = desert_fox()
     doc["name"] = '</style><img src="file:///etc/passwd"> "} @page { size: A3 }'
     force, report = list_document_report(doc)
-    html = roster_html(force=force, report=report, document=doc, player="<b>Bold</b>")
+    html = roster_html(force=force, report=report, document=doc, player="<b>Bold</b>", **roster_print_data(force))
     assert "<img src=\"file:" not in html and "&lt;b&gt;Bold&lt;/b&gt;" in html
-    pdf = read_pdf(roster_pdf_render(force=force, report=report, document=doc))
+    pdf = read_pdf(roster_pdf(force=force, report=report, document=doc))
     assert pdf.size_mm(0) == (210, 297)
     assert "@page { size: A3 }" in pdf.pages[0]
 

@@ -14,7 +14,7 @@ from django.test import Client
 
 from armybuilder.lists import services as s
 from armybuilder.lists.selectors import army_list_document, army_list_report
-from armybuilder.pdf.text import army_list_text
+from armybuilder.services.printing.text import army_list_text
 from handbooks.models import CommandCard, Handbook, SizeOption, UnitEntry, Upgrade
 
 EXAMPLES = sorted(Path("docs/examples").glob("*.json"))

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from armybuilder.lists import services
 from armybuilder.lists.selectors import army_list_document
-from armybuilder.pdf.codes import list_code
+from armybuilder.services.printing.codes import list_code
 
 
 @pytest.fixture

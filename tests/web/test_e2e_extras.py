@@ -21,7 +21,7 @@ from armybuilder.interchange.battlescribe.roster_write import zip_roster
 from armybuilder.lists import services as s
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import army_list_report
-from armybuilder.pdf.text import army_list_text
+from armybuilder.services.printing.text import army_list_text
 from tests.battlescribe.conftest import CAT, GST
 
 from .browser import PYTESTMARK, axe_violations, expect

@@ -19,8 +19,9 @@ from armybuilder.interchange.battlescribe.roster import RosterError as RosError
 from armybuilder.interchange.battlescribe.roster_write import force_to_ros
 from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists.selectors import list_document_report
-from armybuilder.pdf import render
-from armybuilder.pdf.render import PAPERS, roster_pdf_render
+from armybuilder.services.printing import render
+from armybuilder.services.printing.render import PAPERS
+from armybuilder.services.printing.services import roster_pdf
 
 logger = logging.getLogger("armybuilder.events")
 
@@ -120,8 +121,8 @@ def roster_artefacts(entry: PackEntry, *, event_name: str, paper: str = "a4") ->
         problem = "; ".join(str(p) for p in exc.problems[:5])
         pdf = _problem_page(entry, problem, event_name=event_name, paper=paper)
     else:
-        pdf = roster_pdf_render(force=force, report=report, document=entry.document, paper=paper, cards=True,
-                                player=entry.player, event=event_name)
+        pdf = roster_pdf(force=force, report=report, document=entry.document, paper=paper, cards=True,
+                         player=entry.player, event=event_name)
         try:
             ros = force_to_ros(force, name=entry.list_name)
         except RosError as exc:

@@ -23,7 +23,7 @@ from django.http import Http404
 from armybuilder.jobs.models import Job
 from armybuilder.jobs.registry import JobError, JobResult
 from armybuilder.jobs.services import job_enqueue, jobs_in_process
-from armybuilder.pdf.render import PAPERS
+from armybuilder.services.printing.render import PAPERS
 
 from .. import services as event_services
 from ..models import Event, EventOrganiser, Registration, Submission

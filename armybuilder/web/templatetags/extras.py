@@ -1,8 +1,8 @@
 """Template helpers of the builder extras (issue 17): the print options form of a list."""
 from django import template
 
-from armybuilder.pdf.forms import PrintOptionsForm
-from armybuilder.pdf.options import EXTRAS, saved_print_options
+from armybuilder.services.printing.forms import PrintOptionsForm
+from armybuilder.services.printing.options import EXTRAS, saved_print_options
 
 register = template.Library()
 

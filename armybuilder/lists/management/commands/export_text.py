@@ -5,7 +5,7 @@ from django.core.management.base import CommandError
 from armybuilder.commands import ProjectCommand, bounded_text
 from armybuilder.lists.listjson.document import shorten
 from armybuilder.lists.models import ArmyList
-from armybuilder.pdf.text import FLAVOURS, army_list_text
+from armybuilder.services.printing.text import FLAVOURS, army_list_text
 
 
 class Command(ProjectCommand):

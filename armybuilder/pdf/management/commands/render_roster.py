@@ -3,8 +3,8 @@ from pathlib import Path
 from django.core.management.base import CommandError
 
 from armybuilder.commands import ProjectCommand, bounded_text
-from armybuilder.pdf.render import PAPERS
-from armybuilder.pdf.services import ListDocumentError, roster_pdf_for_document
+from armybuilder.services.printing.render import PAPERS
+from armybuilder.services.printing.services import ListDocumentError, roster_pdf_for_document
 
 
 class Command(ProjectCommand):

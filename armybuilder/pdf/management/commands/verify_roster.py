@@ -3,7 +3,7 @@ from pathlib import Path
 from django.core.management.base import CommandError
 
 from armybuilder.commands import ProjectCommand
-from armybuilder.pdf.services import BadCode, ListDocumentError, roster_verify
+from armybuilder.services.printing.services import BadCode, ListDocumentError, roster_verify
 
 
 class Command(ProjectCommand):

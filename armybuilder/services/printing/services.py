@@ -20,9 +20,16 @@ from armybuilder.rules import check
 
 from .codes import BadCode, list_code, normalize_code
 from .render import PAPERS, RosterError, roster_pdf_render
+from .selectors import roster_print_data
 
 CACHE_SECONDS = 60 * 60
 logger = logging.getLogger("armybuilder.pdf")
+
+
+def roster_pdf(*, force, report, document: dict, **options) -> bytes:
+    """The roster PDF of a checked force: the renderer, given what it needs from the database
+    (``selectors.roster_print_data``). ``options``: paper, cards, player, event, list_url, extras."""
+    return roster_pdf_render(force=force, report=report, document=document, **roster_print_data(force), **options)
 
 
 def share_path(army_list: ArmyList) -> str:
@@ -70,7 +77,7 @@ def roster_pdf_for_list(*, army_list: ArmyList, paper: str = "a4", cards: bool =
         started = time.perf_counter()
         document = army_list_document(army_list)
         force = army_list_force(army_list)
-        pdf = roster_pdf_render(force=force, report=check(force), document=document, paper=paper, cards=cards,
+        pdf = roster_pdf(force=force, report=check(force), document=document, paper=paper, cards=cards,
                                 player=player, event=event, list_url=list_url, extras=extras)
         cache.set(key, pdf, CACHE_SECONDS)
         logger.info("roster rendered", extra={"list": str(army_list.public_id), "version": army_list.version,
@@ -110,7 +117,7 @@ def roster_pdf_for_document(*, raw: bytes | str, paper: str = "a4", cards: bool 
     """The roster of a list file (JSON v1). ListDocumentError says why the file is not a usable list."""
     document = parse_list_json(raw)
     force, report = list_document_report(document)
-    return roster_pdf_render(force=force, report=report, document=document, paper=paper, cards=cards,
+    return roster_pdf(force=force, report=report, document=document, paper=paper, cards=cards,
                              player=player, event=event, list_url=list_url)
 
 
@@ -153,5 +160,5 @@ def roster_verify(*, code: str, raw: bytes | str | None = None) -> Verification:
 
 
 __all__ = ["BadCode", "ListDocumentError", "ListProblem", "RosterError", "Verification", "roster_cache_key",
-           "roster_filename", "roster_pdf_cached", "roster_pdf_for_document", "roster_pdf_for_list",
+           "roster_filename", "roster_pdf", "roster_pdf_cached", "roster_pdf_for_document", "roster_pdf_for_list",
            "roster_pdf_job_start", "roster_qr_path", "roster_renders_in_background", "roster_verify", "share_path"]

@@ -158,3 +158,14 @@ def unit_sheets(force: Force) -> dict[tuple[BookKey, str], UnitSheet]:
             description=unit["description"], teams=tuple(teams_of[unit["id"]]), profiles=tuple(own + of_teams),
             rules=tuple(rules), extra=unit["extra"] or {})
     return sheets
+
+
+def system_name(code: str) -> str:
+    """The game system's name as printed on rosters ("" for a code the database does not know)."""
+    return hb.GameSystem.objects.filter(code=code).values_list("name", flat=True).first() or ""
+
+
+def roster_print_data(force: Force) -> dict:
+    """What the renderer needs beyond the force and its report, read from the database: the unit sheets and the
+    system's name (keyword arguments of ``render.roster_pdf_render`` and ``render.roster_html``)."""
+    return {"sheets": unit_sheets(force), "system_name": system_name(force.system)}

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from armybuilder.lists.selectors import army_list_force
+from armybuilder.rules import check
 from armybuilder.rules.battlescribe.names import display_name
 from armybuilder.rules.force import Force
 from armybuilder.rules.report import Report
@@ -278,9 +280,6 @@ def force_text(*, force: Force, report: Report, flavour: str = "text", player: s
 
 def army_list_text(*, army_list, flavour: str = "text", player: str = "", event: str = "") -> str:
     """A saved list in one of FLAVOURS (the use case the web page, the API and the export command call)."""
-    from armybuilder.lists.selectors import army_list_force
-    from armybuilder.rules import check
-
     if flavour not in WRITERS:
         raise ValueError(f"unknown text format {flavour!r}: use one of {', '.join(FLAVOURS)}")
     force = army_list_force(army_list)

@@ -1,6 +1,7 @@
 """Printable rosters and unit cards: HTML from our template, PDF from WeasyPrint.
 
-One entry point, ``roster_pdf_render``. The stylesheet is parsed once per process
+One entry point, ``roster_pdf_render``; it reads nothing from the database: the unit sheets and the system's
+name come in as plain data (``selectors.roster_print_data``; ``services.roster_pdf`` reads and renders). The stylesheet is parsed once per process
 and shared; the few things that change per document (paper size, verification
 code, the NOT LEGAL mark) go in a small inline style with no user text in it.
 User text (list, player and event names) only ever reaches the page through
@@ -15,12 +16,10 @@ from django.utils.safestring import mark_safe
 
 from armybuilder.rules.force import Force
 from armybuilder.rules.report import Report
-from handbooks.models import GameSystem
 
 from .codes import list_code, qr_svg_data_uri
 from .context import roster_context
 from .extras import roster_extras
-from .selectors import unit_sheets
 
 TEMPLATE = "pdf/roster.html"
 STYLESHEET = "pdf/roster.css"
@@ -76,15 +75,13 @@ def _page_css(*, paper: str, code: str, legal: bool, errors: int) -> str:
             f".card {{ min-height: {spec['card_height']} }}")
 
 
-def roster_html(*, force: Force, report: Report, document: dict, paper: str = "a4", cards: bool = True,
-                player: str = "", event: str = "", list_url: str = "", system_name: str = "",
+def roster_html(*, force: Force, report: Report, document: dict, sheets: dict, paper: str = "a4",
+                cards: bool = True, player: str = "", event: str = "", list_url: str = "", system_name: str = "",
                 extras: tuple = ()) -> str:
     if paper not in PAPERS:
         raise RosterError(f"paper is one of: {', '.join(PAPERS)}")
     code = list_code(document)
-    if not system_name:
-        system_name = GameSystem.objects.filter(code=force.system).values_list("name", flat=True).first() or ""
-    context = roster_context(force=force, report=report, sheets=unit_sheets(force), system_name=system_name,
+    context = roster_context(force=force, report=report, sheets=sheets, system_name=system_name,
                              player=(player or "").strip()[:120], event=(event or "").strip()[:120],
                              with_cards=cards)
     context.update({
@@ -104,14 +101,16 @@ def html_to_pdf(html: str) -> bytes:
     return document.write_pdf(stylesheets=[css], font_config=fonts)
 
 
-def roster_pdf_render(*, force: Force, report: Report, document: dict, paper: str = "a4", cards: bool = True,
-                      player: str = "", event: str = "", list_url: str = "", system_name: str = "",
+def roster_pdf_render(*, force: Force, report: Report, document: dict, sheets: dict, paper: str = "a4",
+                      cards: bool = True, player: str = "", event: str = "", list_url: str = "", system_name: str = "",
                       extras: tuple = ()) -> bytes:
     """The roster (and unit cards, and rules appendix) of a checked force, as PDF bytes.
 
     ``document`` is the list's JSON document (format v1): its verification code is printed on
-    every page. ``list_url`` is where the QR code on every page leads (leave empty for no QR).
+    every page. ``list_url`` is where the QR code on every page leads (leave empty for no QR). ``sheets`` are the
+    units' profiles (``selectors.unit_sheets``).
     """
-    return html_to_pdf(roster_html(force=force, report=report, document=document, paper=paper, cards=cards,
+    return html_to_pdf(roster_html(force=force, report=report, document=document, sheets=sheets, paper=paper,
+                                   cards=cards,
                                    player=player, event=event, list_url=list_url, system_name=system_name,
                                    extras=extras))

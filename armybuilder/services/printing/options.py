@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from armybuilder.lists.models import ArmyList
+
 from .render import PAPERS
 
 # Layout choices beyond paper, cards, player and event: a roster option each, off unless chosen.
@@ -38,15 +40,13 @@ def saved_print_options(army_list) -> dict:
 
 
 def render_options(options: dict) -> dict:
-    """Keyword arguments for armybuilder.pdf.services' roster functions."""
+    """Keyword arguments for armybuilder.services.printing.services' roster functions."""
     return {"paper": options["paper"], "cards": options["cards"], "player": options["player"],
             "event": options["event"], "extras": tuple(name for name in EXTRAS if options.get(name))}
 
 
 def army_list_set_print_options(*, army_list, options: dict) -> dict:
     """Remember how this list is printed. Not a change to the list itself: its version stays."""
-    from armybuilder.lists.models import ArmyList
-
     cleaned = clean_options(options)
     with transaction.atomic():
         ArmyList.objects.filter(pk=army_list.pk).update(print_options=cleaned)

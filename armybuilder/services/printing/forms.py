@@ -13,7 +13,7 @@ class RosterOptionsForm(forms.Form):
     player = forms.CharField(max_length=120, required=False, strip=True)
     event = forms.CharField(max_length=120, required=False, strip=True)
 
-    # the layout extras (armybuilder.pdf.options.EXTRAS), 0|1 each
+    # the layout extras (armybuilder.services.printing.options.EXTRAS), 0|1 each
     formation_pages = forms.ChoiceField(choices=[("1", "on"), ("0", "off")], required=False)
     casualties = forms.ChoiceField(choices=[("1", "on"), ("0", "off")], required=False)
     pick_list = forms.ChoiceField(choices=[("1", "on"), ("0", "off")], required=False)

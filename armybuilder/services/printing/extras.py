@@ -15,6 +15,8 @@ from armybuilder.rules.force import Force
 from armybuilder.rules.generic import card_points, unit_points
 from armybuilder.rules.report import Report
 
+from .context import _size
+
 KINDS = [("tanks", "Tanks"), ("infantry", "Infantry"), ("guns", "Guns"), ("aircraft", "Aircraft"),
          ("other", "Other units"), ("cards", "Command cards")]
 _KIND_WORDS = [("aircraft", ("aircraft", "plane", "air")), ("tanks", ("tank", "vehicle", "armour", "armor",
@@ -146,8 +148,6 @@ class PickRow:
 
 def pick_list(force: Force, report: Report) -> list[PickRow]:
     """The models to bring: each unit bought, with its size (how many of what), grouped where alike."""
-    from .context import _size
-
     rows: dict[tuple, PickRow] = {}
     units = [u for f in force.formations for u in f.units] + list(force.support)
     for unit in units:
