@@ -10,4 +10,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
 
 app = Celery("armybuilder")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["armybuilder.jobs", "armybuilder.housekeeping", "armybuilder.events.pack"])
+app.autodiscover_tasks(["armybuilder.jobs", "armybuilder.services.housekeeping", "armybuilder.services.events.pack"])

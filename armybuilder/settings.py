@@ -87,8 +87,9 @@ INSTALLED_APPS = [
     "armybuilder.api",
     "armybuilder.pdf",
     "armybuilder.jobs",
-    "armybuilder.housekeeping",
-    "armybuilder.events",
+    "armybuilder.services",
+    "armybuilder.services.events",
+    "armybuilder.commands",
 ]
 
 MIDDLEWARE = [

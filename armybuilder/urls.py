@@ -10,7 +10,7 @@ urlpatterns = [
     path("api/", include("armybuilder.api.urls")),
     path("", include("armybuilder.jobs.urls")),
     path("", include("armybuilder.pdf.urls")),
-    path("", include("armybuilder.events.urls")),
+    path("", include("armybuilder.web.events.urls")),
     path("", include("armybuilder.web.urls")),
 ]
 

@@ -65,7 +65,7 @@ def run(database):
     from django.urls import include, path, reverse
     from django.utils import timezone
 
-    from armybuilder.events import services as ev
+    from armybuilder.services.events import services as ev
     from armybuilder.lists.selectors import army_list_force
     from bench_builder import build_force
     from handbooks.models import GameSystem

@@ -122,9 +122,9 @@ def main():
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from armybuilder.events import services as ev
-    from armybuilder.events.pack import build
-    from armybuilder.events.pack import services as pack
+    from armybuilder.services.events import services as ev
+    from armybuilder.services.events.pack import build
+    from armybuilder.services.events.pack import services as pack
     from armybuilder.jobs.models import Job
     from armybuilder.lists import services as lists
     from armybuilder.lists.selectors import list_document_report

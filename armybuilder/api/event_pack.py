@@ -17,8 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armybuilder.downloads import attachment
-from armybuilder.events import selectors
-from armybuilder.events.pack import services as pack
+from armybuilder.services.events import selectors
+from armybuilder.services.events.pack import services as pack
 from armybuilder.jobs.models import Job
 from armybuilder.services.printing.render import PAPERS
 

@@ -1,6 +1,6 @@
 """Tournaments under /api/v1/events/: events (organisers create and change them), registrations, submissions,
 review, lock, re-check, and each submission's files. The same services and the same visibility rule as the
-pages (armybuilder/events/selectors.py): a submission nobody may see yet answers 404, like a missing one.
+pages (armybuilder/services/events/selectors.py): a submission nobody may see yet answers 404, like a missing one.
 """
 from django.http import Http404, HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -11,9 +11,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armybuilder.downloads import attachment
-from armybuilder.events import selectors, services
-from armybuilder.events.exports import submission_filename, submission_json, submission_pdf, submission_ros
-from armybuilder.events.models import Event, Registration, Submission
+from armybuilder.services.events import selectors, services
+from armybuilder.services.events.exports import submission_filename, submission_json, submission_pdf, submission_ros
+from armybuilder.services.events.models import Event, Registration, Submission
 from armybuilder.lists.selectors import army_list_get_for_user
 from handbooks.models import GameSystem
 

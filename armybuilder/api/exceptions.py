@@ -15,7 +15,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from armybuilder.errors import RETRY_AFTER_SECONDS, service_down
 from armybuilder.lists.listjson.document import ListDocumentError
-from armybuilder.events.services import EventError, EventPermissionError
+from armybuilder.services.events.services import EventError, EventPermissionError
 from armybuilder.lists.services import ListGoneError, ListOperationError, StaleListError
 
 logger = logging.getLogger("armybuilder.api")

@@ -18,7 +18,7 @@ from armybuilder.jobs.models import Job
 from armybuilder.jobs.selectors import job_get_for_user, job_result_file, job_status
 from armybuilder.services.printing.render import PAPERS
 from armybuilder.services.printing.services import roster_pdf_job_start
-from handbooks.imports import MAX_UPLOAD_BYTES, Upload, UploadError, battlescribe_import_enqueue
+from armybuilder.services.library_import import MAX_UPLOAD_BYTES, Upload, UploadError, battlescribe_import_enqueue
 
 from .exceptions import ProblemsError
 from .fields import InputSerializer, StrictBooleanField, StrictCharField, StrictChoiceField

@@ -1,12 +1,10 @@
 """/api/v1/... (the API) and /api/schema/, /api/docs/ (its OpenAPI schema and Swagger UI)."""
-from django.urls import include, path, re_path
+from django.urls import path, re_path
 from csp.constants import SELF, UNSAFE_INLINE
 from csp.decorators import csp_update
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from armybuilder.events import pack_hook
-
-from . import check, events, files, gamedata, history, jobs, lists, text, tokens
+from . import check, event_pack, events, files, gamedata, history, jobs, lists, text, tokens
 from .views import not_found
 
 app_name = "api"
@@ -86,7 +84,11 @@ urlpatterns = [
     path(EVENT + "submissions", events.SubmissionCollectionApi.as_view(), name="event-submissions"),
     path(EVENT + "lock", events.LockApi.as_view(), name="event-lock"),
     path(EVENT + "recheck", events.RecheckApi.as_view(), name="event-recheck"),
-    path(EVENT, include(pack_hook.api_urlpatterns)),  # the printed pack (issue-13b) plugs in here
+    # the printed pack (the organisers' only)
+    path(EVENT + "pack", event_pack.EventPackApi.as_view(), name="event-pack"),
+    path(EVENT + "pack.pdf", event_pack.EventPackPdfApi.as_view(), name="event-pack-pdf"),
+    path(EVENT + "pack.csv", event_pack.EventPackCsvApi.as_view(), name="event-pack-csv"),
+    path(EVENT + "pack.zip", event_pack.EventPackZipApi.as_view(), name="event-pack-zip"),
     path(SUBMISSION, events.SubmissionDetailApi.as_view(), name="submission-detail"),
     path(SUBMISSION + "review", events.SubmissionReviewApi.as_view(), name="submission-review"),
     path(SUBMISSION + "export.json", events.SubmissionJsonApi.as_view(), name="submission-export-json"),

@@ -9,9 +9,11 @@ from django.utils import timezone
 
 from armybuilder.observability import current_request_id
 
+from .live import live_get
 from .models import Job
 from .registry import job_kind_get
 from .runner import job_execute
+from .worker import run_job
 
 logger = logging.getLogger("armybuilder.jobs")
 
@@ -30,8 +32,6 @@ def _dispatch(job_id) -> None:
             if job_execute(job_id).status != "retry":
                 return
         return
-    from .tasks import run_job
-
     # After commit: a worker must never look for a job row the database does not show yet.
     transaction.on_commit(lambda: run_job.apply_async(args=[str(job_id)]))
 
@@ -72,8 +72,6 @@ def jobs_recover_stale() -> dict:
     (a restarted Redis keeps nothing) is sent again after JOBS_RESEND_AFTER_SECONDS. Sending a job twice is
     harmless: only one attempt can claim it.
     """
-    from .live import live_get
-
     now = timezone.now()
     grace = timedelta(seconds=int(settings.JOBS_HEARTBEAT_SECONDS) * 3)
     resend_after = timedelta(seconds=int(settings.JOBS_RESEND_AFTER_SECONDS))

@@ -2,17 +2,8 @@
 from celery import shared_task
 from celery.signals import worker_ready
 
-from .runner import job_execute
 from .services import jobs_recover_stale
-
-
-@shared_task(name="jobs.run", bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None,
-             ignore_result=True)
-def run_job(self, job_id: str) -> str:
-    outcome = job_execute(job_id)
-    if outcome.status == "retry":
-        raise self.retry(countdown=outcome.retry_in)
-    return outcome.status
+from .worker import run_job  # noqa: F401 (Celery looks for every task in this module)
 
 
 @shared_task(name="jobs.recover_stale", ignore_result=True)

@@ -4,7 +4,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from handbooks.imports import MAX_UPLOAD_BYTES, Upload, UploadError, battlescribe_import_enqueue
+from armybuilder.services.library_import import MAX_UPLOAD_BYTES, Upload, UploadError, battlescribe_import_enqueue
 
 
 @login_required

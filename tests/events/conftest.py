@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from armybuilder.events import services as ev
+from armybuilder.services.events import services as ev
 from armybuilder.lists import services as s
 from handbooks.models import GameSystem
 

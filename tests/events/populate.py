@@ -5,7 +5,7 @@ again (so the dashboard has a previous submission and a diff to show), and every
 """
 from django.contrib.auth import get_user_model
 
-from armybuilder.events import services as ev
+from armybuilder.services.events import services as ev
 from armybuilder.lists import services as s
 from armybuilder.lists.models import ListUnit
 

@@ -6,7 +6,7 @@ from django.test import Client
 from django.utils import timezone
 
 from armybuilder.api.services import api_token_rotate
-from armybuilder.events.models import Event, Submission
+from armybuilder.services.events.models import Event, Submission
 
 from .conftest import make_user, panzer_company
 
@@ -112,7 +112,7 @@ def test_api_lists_cost_the_same_queries_for_few_and_many(event, afrika):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from armybuilder.events import services as ev
+    from armybuilder.services.events import services as ev
     from tests.events.populate import populate_event
 
     template = panzer_company(event.created_by, afrika, name="Template")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from django.utils import timezone
 
-from armybuilder.events.models import Event, Submission
+from armybuilder.services.events.models import Event, Submission
 from handbooks.models import Handbook
 from tests.web.browser import PYTESTMARK, axe_violations, expect
 from tests.web.conftest import PASSWORD

@@ -19,8 +19,8 @@ import pytest
 from django.db import connection
 from pypdf import PdfReader
 
-from armybuilder.events import services as ev
-from armybuilder.events.pack import build
+from armybuilder.services.events import services as ev
+from armybuilder.services.events.pack import build
 from armybuilder.jobs import services as job_services
 from armybuilder.jobs.runner import job_execute
 from armybuilder.jobs.tasks import run_job

@@ -12,9 +12,9 @@ import zipfile
 import pytest
 from pypdf import PdfReader
 
-from armybuilder.events import services as ev
-from armybuilder.events.pack import build
-from armybuilder.events.pack import services as pack
+from armybuilder.services.events import services as ev
+from armybuilder.services.events.pack import build
+from armybuilder.services.events.pack import services as pack
 from armybuilder.lists.listjson import parse_list_json
 from armybuilder.jobs.models import Job
 from armybuilder.lists import services as s

@@ -13,8 +13,8 @@ from pypdf import PdfReader
 from rest_framework.test import APIClient
 
 from armybuilder.api.services import api_token_rotate
-from armybuilder.events import services as ev
-from armybuilder.events.models import Event
+from armybuilder.services.events import services as ev
+from armybuilder.services.events.models import Event
 
 from .conftest import make_user, panzer_company
 

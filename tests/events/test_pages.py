@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from armybuilder.events.models import Event, Registration, Submission
+from armybuilder.services.events.models import Event, Registration, Submission
 
 from .conftest import login, make_user, panzer_company
 

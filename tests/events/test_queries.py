@@ -4,7 +4,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from armybuilder.events.selectors import event_dashboard
+from armybuilder.services.events.selectors import event_dashboard
 
 from .conftest import login, panzer_company
 from .populate import populate_event
@@ -28,7 +28,7 @@ def test_dashboard_queries_do_not_grow_with_players(event, template, afrika):
 
     from django.utils import timezone
 
-    from armybuilder.events import services as ev
+    from armybuilder.services.events import services as ev
     from handbooks.models import GameSystem
 
     now = timezone.now()

@@ -4,8 +4,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from armybuilder.events import services as ev
-from armybuilder.events.models import Registration, Submission
+from armybuilder.services.events import services as ev
+from armybuilder.services.events.models import Registration, Submission
 from armybuilder.lists import services as s
 from armybuilder.lists.selectors import army_list_document
 from armybuilder.services.printing.codes import list_code

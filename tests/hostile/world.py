@@ -110,7 +110,7 @@ def _event(world):
 
     from django.utils import timezone
 
-    from armybuilder.events import services as ev
+    from armybuilder.services.events import services as ev
     from handbooks.models import GameSystem
 
     owner, now = world.users["owner"], timezone.now()
@@ -137,8 +137,8 @@ def _event(world):
 
     from django.utils import timezone
 
-    from armybuilder.events import services as ev
-    from armybuilder.events.pack.services import event_pack_start
+    from armybuilder.services.events import services as ev
+    from armybuilder.services.events.pack.services import event_pack_start
     from handbooks.models import GameSystem
 
     owner, now = world.users["owner"], timezone.now()

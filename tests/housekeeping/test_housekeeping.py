@@ -7,7 +7,7 @@ from django.contrib.sessions.models import Session
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from armybuilder.housekeeping.services import housekeeping_run
+from armybuilder.services.housekeeping.services import housekeeping_run
 from armybuilder.jobs.models import Job
 from armybuilder.lists import services
 from armybuilder.lists.models import ArmyList, ListUnit

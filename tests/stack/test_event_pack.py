@@ -16,7 +16,7 @@ import json
 from datetime import date, timedelta
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from armybuilder.events import services as ev
+from armybuilder.services.events import services as ev
 from armybuilder.lists import services as s
 from handbooks.models import GameSystem, Handbook
 User = get_user_model()
@@ -45,8 +45,8 @@ print(json.dumps(out))
 
 RESUBMIT = """
 from django.contrib.auth import get_user_model
-from armybuilder.events import services as ev
-from armybuilder.events.models import Registration
+from armybuilder.services.events import services as ev
+from armybuilder.services.events.models import Registration
 from armybuilder.lists import services as s
 player = get_user_model().objects.get(username="stack-player-0")
 registration = Registration.objects.get(player=player)

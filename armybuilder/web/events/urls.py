@@ -1,6 +1,6 @@
-from django.urls import include, path
+from django.urls import path
 
-from . import pack_hook, views
+from . import pack_views, views
 
 app_name = "events"
 EVENT = "events/<uuid:event_id>/"
@@ -23,5 +23,9 @@ urlpatterns = [
     path(SUBMISSION + "list.json", views.submission_export_json, name="submission-json"),
     path(SUBMISSION + "list.ros", views.submission_export_ros, name="submission-ros"),
     path(SUBMISSION + "roster.pdf", views.submission_roster, name="submission-pdf"),
-    path(EVENT, include(pack_hook.web_urlpatterns)),
+    # the printed pack (the organisers' only)
+    path(EVENT + "pack/", pack_views.pack_panel, name="pack"),
+    path(EVENT + "pack.pdf", pack_views.pack_pdf, name="pack-pdf"),
+    path(EVENT + "pack.csv", pack_views.pack_csv, name="pack-csv"),
+    path(EVENT + "pack.zip", pack_views.pack_zip, name="pack-zip"),
 ]

@@ -15,11 +15,12 @@ from armybuilder.lists.selectors import army_lists_visible_to
 from armybuilder.services.printing.forms import RosterOptionsForm
 from handbooks.models import Handbook
 
-from . import selectors, services
-from .exports import submission_filename, submission_json, submission_pdf, submission_ros
+from armybuilder.services.events import selectors, services
+from armybuilder.services.events.exports import submission_filename, submission_json, submission_pdf, submission_ros
+from armybuilder.services.events.models import Registration
+from armybuilder.services.events.services import EventError, EventPermissionError
+
 from .forms import EventForm, OrganiserForm, ReviewForm, SubmitForm
-from .models import Registration
-from .services import EventError, EventPermissionError
 
 
 def _problem(form) -> str:

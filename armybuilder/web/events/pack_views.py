@@ -9,9 +9,9 @@ from armybuilder.downloads import attachment
 from armybuilder.jobs.selectors import job_status
 from armybuilder.jobs.views import POLL_SECONDS
 
-from .. import selectors
-from ..models import Registration
-from . import services as pack
+from armybuilder.services.events import selectors
+from armybuilder.services.events.models import Registration
+from armybuilder.services.events.pack import services as pack
 
 PAPER_CHOICES = [("a4", "A4"), ("letter", "US Letter")]
 

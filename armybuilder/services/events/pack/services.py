@@ -12,11 +12,9 @@ the cache makes sure no roster is drawn twice at once. The job then combines the
 ``make run``) the job renders everything itself.
 """
 import logging
-import secrets
 import time
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404
 
@@ -26,15 +24,16 @@ from armybuilder.jobs.services import job_enqueue, jobs_in_process
 from armybuilder.services.printing.render import PAPERS
 
 from .. import services as event_services
-from ..models import Event, EventOrganiser, Registration, Submission
+from ..models import Event, EventOrganiser, Registration
 from . import build
+from .rosters import pack_entry, player_name, render_into_cache, roster_cache_seconds
+from .tasks import pack_roster
 
 logger = logging.getLogger("armybuilder.events")
 
 KIND = "event_pack"
 # The submissions printed in the pack: approved ones (a locked one was locked as it stood).
 PACKED_STATUSES = ("approved", "locked")
-CLAIM_SECONDS = 120  # a roster being drawn by some worker; a dead worker's claim runs out after this
 WAIT_STEP_SECONDS = 0.1
 
 
@@ -42,27 +41,11 @@ class PackError(event_services.EventError):
     """The pack cannot be built as asked; the message says why (pages and the API show it as a 400)."""
 
 
-def roster_cache_seconds() -> int:
-    return int(getattr(settings, "EVENT_PACK_ROSTER_CACHE_SECONDS", 14 * 24 * 3600))
-
-
-def player_name(user) -> str:
-    return (user.get_full_name() or user.username).strip()[:120]
-
-
-def _entry(submission: Submission, player) -> build.PackEntry:
-    return build.PackEntry(
-        submission=str(submission.public_id), number=submission.number, list_version=submission.list_version,
-        player=player_name(player), list_name=str(submission.document.get("name", ""))[:200] or "Untitled list",
-        points=submission.points, card_points=submission.card_points, formations=submission.formations,
-        code=submission.code, status=submission.status, legal=submission.legal, document=submission.document)
-
-
 def pack_entries(event: Event) -> list[build.PackEntry]:
     """The approved submissions of the event, one per player (their current one), by player name."""
     registrations = (Registration.objects.filter(event=event, current__status__in=PACKED_STATUSES)
                      .select_related("current", "player"))
-    entries = [_entry(r.current, r.player) for r in registrations]
+    entries = [pack_entry(r.current, r.player) for r in registrations]
     return sorted(entries, key=lambda e: (e.player.casefold(), e.player, e.submission))
 
 
@@ -137,36 +120,7 @@ def event_pack_file(*, event: Event, user, part: str) -> tuple[bytes, str, str]:
 
 # -- rendering rosters: in the job, and in the per-roster tasks ----------------------------------------------
 
-def _render_into_cache(entry: build.PackEntry, key: str, *, event_name: str, paper: str) -> dict | None:
-    """Render and cache the roster unless another worker is drawing it right now (then None)."""
-    claim = key + ":claim"
-    if not cache.add(claim, secrets.token_hex(8), CLAIM_SECONDS):
-        return None
-    try:
-        artefacts = build.roster_artefacts(entry, event_name=event_name, paper=paper)
-        cache.set(key, artefacts, roster_cache_seconds())
-        return artefacts
-    finally:
-        cache.delete(claim)
-
-
-def roster_prerender(*, submission_id: int, paper: str) -> str:
-    """The ``events.pack_roster`` task: draw one roster into the cache if nobody has or is drawing it."""
-    submission = (Submission.objects.select_related("registration__player", "registration__event")
-                  .filter(pk=submission_id).first())
-    if submission is None or paper not in PAPERS:
-        return "gone"
-    event = submission.registration.event
-    entry = _entry(submission, submission.registration.player)
-    key = build.roster_key(entry, event_name=event.name, paper=paper)
-    if cache.has_key(key):  # asks, without fetching the cached PDF
-        return "cached"
-    return "rendered" if _render_into_cache(entry, key, event_name=event.name, paper=paper) else "claimed"
-
-
 def _dispatch_rosters(submission_ids: list[int], paper: str) -> None:
-    from .tasks import pack_roster
-
     for submission_id in submission_ids:
         pack_roster.apply_async(args=[submission_id, paper])
 
@@ -188,7 +142,7 @@ def gather_rosters(entries, keys, *, event_name: str, paper: str, progress, subm
             if art is not None:
                 counts["by_workers"] += 1
             else:
-                art = _render_into_cache(entries[i], keys[i], event_name=event_name, paper=paper)
+                art = render_into_cache(entries[i], keys[i], event_name=event_name, paper=paper)
                 if art is None:
                     waiting.append(i)  # someone else is drawing it
                     continue
@@ -240,7 +194,7 @@ def pack_build(ctx) -> JobResult:
     clock = _Clock()
     registrations = (Registration.objects.filter(event=event, current__status__in=PACKED_STATUSES)
                      .select_related("current", "player"))
-    pairs = sorted(((_entry(r.current, r.player), r.current_id) for r in registrations),
+    pairs = sorted(((pack_entry(r.current, r.player), r.current_id) for r in registrations),
                    key=lambda p: (p[0].player.casefold(), p[0].player, p[0].submission))
     if not pairs:
         raise JobError("No list is approved any more: there is nothing to print.")

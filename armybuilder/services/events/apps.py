@@ -3,6 +3,6 @@ from django.apps import AppConfig
 
 class EventsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
-    name = "armybuilder.events"
+    name = "armybuilder.services.events"
     label = "events"
     verbose_name = "Tournaments"

@@ -2,7 +2,7 @@ from django.conf import settings
 from django.core.management.base import CommandError
 
 from armybuilder.commands import ProjectCommand
-from armybuilder.housekeeping.services import housekeeping_run
+from armybuilder.services.housekeeping.services import housekeeping_run
 
 MAX_DAYS = 36_500  # a century: further back than any date the database holds
 

@@ -5,5 +5,5 @@ for pairing tools and a ZIP of every list as JSON and BattleScribe ``.ros``.
 - ``services``: which submissions go in, the keys (a pack is kept until a submission changes, a roster is
   cached by submission and version), starting the build, reading the finished files.
 - ``tasks``: the Celery task that renders one roster, so several workers share a pack's rosters.
-The job kind ``event_pack`` (``armybuilder/events/jobkinds.py``) gathers the rosters and combines them.
+The job kind ``event_pack`` (``armybuilder/services/events/jobkinds.py``) gathers the rosters and combines them.
 """

@@ -1,0 +1,1 @@
+"""The tournament pages: events, registrations, submissions, the dashboard and the printed pack."""
