@@ -20,7 +20,7 @@ UNITS = 40
 def build_force(folder: Path):
     from armybuilder.interchange.battlescribe import import_library
     from armybuilder.interchange.battlescribe.cheapest import cheapest_list
-    from armybuilder.lists.gamedata import handbook_data
+    from armybuilder.lists.catalog import handbook_data
     from armybuilder.lists.selectors import list_document_report
     from handbooks.models import Handbook
 

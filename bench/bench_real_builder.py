@@ -67,7 +67,7 @@ def largest_book():
 def build_force(owner, book):
     """The book's first formation with every compulsory box filled, three support units and a unit card."""
     from armybuilder.lists import services as s
-    from armybuilder.lists.gamedata import handbook_data
+    from armybuilder.lists.catalog import handbook_data
 
     data = handbook_data(book.pk)
     army = s.army_list_create(owner=owner, handbook=book, name="Benchmark", points_limit=200)

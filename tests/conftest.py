@@ -39,10 +39,10 @@ def fresh_game_data_cache():
     throttle counts and rendered PDFs live in the cache too, so every test starts with both empty."""
     from django.core.cache import cache
 
-    from armybuilder.lists import gamedata
+    from armybuilder.lists import catalog
 
     cache.clear()
-    gamedata.clear_cache()
+    catalog.clear_cache()
     yield
 
 

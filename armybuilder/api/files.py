@@ -14,9 +14,9 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 
 from armybuilder.downloads import attachment
 from armybuilder.interchange.battlescribe.roster import MAX_ROSTER_BYTES
-from armybuilder.services.rosters import RosterError, roster_export, roster_import
+from armybuilder.services.rosters import BattleScribeRosterError, roster_export, roster_import
 from armybuilder.services.printing.render import PAPERS
-from armybuilder.services.printing.render import RosterError as PaperError
+from armybuilder.services.printing.render import PrintOptionsError
 from armybuilder.services.printing.services import roster_filename, roster_pdf_for_list
 
 from .conditional import etag
@@ -96,7 +96,7 @@ def pdf_response(view, army_list) -> HttpResponse:
     paper = options.validated_data["paper"]
     try:
         pdf = roster_pdf_for_list(army_list=army_list, paper=paper, cards=options.validated_data["cards"] == "true")
-    except PaperError as exc:
+    except PrintOptionsError as exc:
         raise ProblemsError([{"pointer": "", "message": str(exc)}])
     return file_response(pdf, "application/pdf", roster_filename(army_list.name, paper), army_list.version)
 
@@ -104,7 +104,7 @@ def pdf_response(view, army_list) -> HttpResponse:
 def ros_response(army_list, *, zipped: bool) -> HttpResponse:
     try:
         content = roster_export(army_list, zipped=zipped)
-    except RosterError as exc:
+    except BattleScribeRosterError as exc:
         raise NotExportable("; ".join(exc.problems) or str(exc))
     name = army_list.name or "roster"
     return file_response(content, "application/zip" if zipped else "application/xml",
@@ -190,7 +190,7 @@ class ListRosImportApi(ListApi):
                                                            else "roster.ros")
         try:
             result = roster_import(data=data, source=source, owner=request.user)
-        except RosterError as exc:
+        except BattleScribeRosterError as exc:
             raise ProblemsError([{"pointer": "", "message": p} for p in exc.problems] or
                                 [{"pointer": "", "message": str(exc)}])
         army_list = result.army_list

@@ -4,7 +4,7 @@ from csp.constants import SELF, UNSAFE_INLINE
 from csp.decorators import csp_update
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from . import check, event_pack, events, files, gamedata, history, jobs, lists, text, tokens
+from . import books, check, event_pack, events, files, history, jobs, lists, text, tokens
 from .views import not_found
 
 app_name = "api"
@@ -17,16 +17,16 @@ SUBMISSION = "v1/events/submissions/<uuid:submission_id>/"
 
 urlpatterns = [
     # game data
-    path("v1/systems/", gamedata.SystemListApi.as_view(), name="system-list"),
-    path("v1/systems/<str:system>/", gamedata.SystemDetailApi.as_view(), name="system-detail"),
-    path("v1/handbooks/", gamedata.HandbookListApi.as_view(), name="handbook-list"),
-    path("v1/handbooks/<str:system>/<str:code>/", gamedata.HandbookRevisionsApi.as_view(), name="handbook-revisions"),
-    path(BOOK, gamedata.HandbookDetailApi.as_view(), name="handbook-detail"),
-    path(BOOK + "formations/", gamedata.FormationListApi.as_view(), name="formation-list"),
-    path(BOOK + "formations/<str:formation>/", gamedata.FormationDetailApi.as_view(), name="formation-detail"),
-    path(BOOK + "units/", gamedata.UnitListApi.as_view(), name="unit-list"),
-    path(BOOK + "units/<str:unit>/", gamedata.UnitDetailApi.as_view(), name="unit-detail"),
-    path(BOOK + "cards/", gamedata.CardListApi.as_view(), name="card-list"),
+    path("v1/systems/", books.SystemListApi.as_view(), name="system-list"),
+    path("v1/systems/<str:system>/", books.SystemDetailApi.as_view(), name="system-detail"),
+    path("v1/handbooks/", books.HandbookListApi.as_view(), name="handbook-list"),
+    path("v1/handbooks/<str:system>/<str:code>/", books.HandbookRevisionsApi.as_view(), name="handbook-revisions"),
+    path(BOOK, books.HandbookDetailApi.as_view(), name="handbook-detail"),
+    path(BOOK + "formations/", books.FormationListApi.as_view(), name="formation-list"),
+    path(BOOK + "formations/<str:formation>/", books.FormationDetailApi.as_view(), name="formation-detail"),
+    path(BOOK + "units/", books.UnitListApi.as_view(), name="unit-list"),
+    path(BOOK + "units/<str:unit>/", books.UnitDetailApi.as_view(), name="unit-detail"),
+    path(BOOK + "cards/", books.CardListApi.as_view(), name="card-list"),
     # lists
     path("v1/lists/", lists.ListCollectionApi.as_view(), name="list-collection"),
     path("v1/lists/import", lists.ListImportApi.as_view(), name="list-import"),

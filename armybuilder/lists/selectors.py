@@ -12,7 +12,7 @@ from armybuilder.rules.force import Force
 from armybuilder.rules.report import Report
 from handbooks.models import Handbook
 
-from .gamedata import handbook_data, handbook_id
+from .catalog import handbook_data, handbook_id
 from .models import ArmyList, ListCard, ListFormation, ListUnit, ListUpgrade
 
 class DbCatalog:

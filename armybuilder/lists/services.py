@@ -21,7 +21,7 @@ from armybuilder.rules.battlescribe.tree import SelectionData
 from armybuilder.rules.force import ForceCard, ForceFormation, ForceUnit
 from handbooks import models as hb
 
-from .gamedata import handbook_data
+from .catalog import handbook_data
 from .history import HISTORY_LIMIT, history_baseline, history_entry, history_record
 from .models import ArmyList, ListCard, ListFormation, ListUnit, ListUpgrade
 from .pointers import PointerError, list_object_at, pointer_of

@@ -2,7 +2,7 @@
 from armybuilder.jobs.registry import JobError, JobResult, job_kind
 from armybuilder.lists.models import ArmyList
 
-from armybuilder.services.printing.render import RosterError
+from armybuilder.services.printing.render import PrintOptionsError
 from armybuilder.services.printing.services import roster_filename, roster_pdf_for_list
 
 
@@ -18,7 +18,7 @@ def roster_pdf(ctx) -> JobResult:
                                   cards=bool(params.get("cards", True)), player=params.get("player", ""),
                                   event=params.get("event", ""), list_url=params.get("list_url", ""),
                                   extras=tuple(params.get("extras") or ()))
-    except RosterError as exc:
+    except PrintOptionsError as exc:
         raise JobError(str(exc))
     paper = params.get("paper", "a4")
     return JobResult(file=pdf, filename=roster_filename(army_list.name, paper), content_type="application/pdf",

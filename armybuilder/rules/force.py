@@ -7,7 +7,7 @@ builder page.
 from dataclasses import dataclass, field
 
 from .battlescribe.tree import SelectionData
-from .gamedata import BoxData, CardData, FormationData, HandbookData, SizeData, UnitData, UpgradeData
+from .data import BoxData, CardData, FormationData, HandbookData, SizeData, UnitData, UpgradeData
 
 
 @dataclass(frozen=True, slots=True)

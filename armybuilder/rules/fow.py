@@ -3,7 +3,7 @@ from collections import Counter, defaultdict
 
 from . import generic
 from .force import Force, ForceFormation, ForceUnit
-from .gamedata import in_variant
+from .data import in_variant
 from .battlescribe.check import check_battlescribe, unit_teams, unit_transports
 from .report import ERROR, WARNING, Report, RuleRef
 

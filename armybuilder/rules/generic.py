@@ -2,7 +2,7 @@
 from collections import Counter
 
 from .force import Force, ForceCard, ForceUnit
-from .gamedata import BoxData, in_variant
+from .data import BoxData, in_variant
 from .report import ERROR, WARNING, Report, RuleRef
 
 

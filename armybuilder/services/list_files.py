@@ -14,7 +14,7 @@ from armybuilder.interchange.battlescribe.roster import MAX_ROSTER_BYTES
 from armybuilder.lists.listjson.document import MAX_BYTES, ListDocumentError, ListProblem, parse_list_json
 from armybuilder.lists.services import army_list_import
 
-from .rosters import RosterError, roster_import
+from .rosters import BattleScribeRosterError, roster_import
 
 LIST = "list"  # our JSON list document
 ROSTER = "roster"  # .ros, .rosz or New Recruit JSON
@@ -63,7 +63,7 @@ def list_file_import(*, data: bytes | str, source: str = "the file", owner=None,
     if kind == ROSTER:
         try:
             result = roster_import(data=data, source=source, owner=owner, session_key=session_key)
-        except RosterError as exc:
+        except BattleScribeRosterError as exc:
             raise ListDocumentError([ListProblem("", p) for p in exc.problems] or
                                     [ListProblem("", str(exc))]) from None
         return FileImport(result.army_list, ROSTER, list(result.warnings))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from armybuilder.interchange.battlescribe.roster import ROSTER_LIMITS, RosterError, read_roster_bytes
+from armybuilder.interchange.battlescribe.roster import ROSTER_LIMITS, BattleScribeRosterError, read_roster_bytes
 from armybuilder.interchange.battlescribe.roster_map import MappedRoster, roster_to_document
 from armybuilder.interchange.battlescribe.roster_write import force_to_ros, zip_roster
 from armybuilder.interchange.battlescribe.safe_read import ReadLimits
@@ -41,7 +41,7 @@ def roster_import(*, data: bytes, source: str, owner=None, session_key: str = ""
                   limits: ReadLimits = ROSTER_LIMITS) -> RosterImport:
     """Read a .ros/.rosz/New Recruit JSON roster and save it as a new list.
 
-    Raises RosterError (unreadable or unmappable roster) or ListDocumentError (the mapped
+    Raises BattleScribeRosterError (unreadable or unmappable roster) or ListDocumentError (the mapped
     document does not resolve); nothing is written then.
     """
     roster = read_roster_bytes(data, source, limits=limits)
@@ -61,19 +61,19 @@ def roster_import(*, data: bytes, source: str, owner=None, session_key: str = ""
 
 
 def roster_export(army_list, *, zipped: bool = False) -> bytes:
-    """The list as roster XML (or a .rosz zip); RosterError when it is not on BattleScribe data."""
+    """The list as roster XML (or a .rosz zip); BattleScribeRosterError when it is not on BattleScribe data."""
     force = army_list_force(army_list)
     xml = force_to_ros(force, name=army_list.name)
     return zip_roster(xml, "roster.ros") if zipped else xml
 
 
 def document_to_ros(doc: dict, catalog) -> bytes:
-    """A list document as roster XML; RosterError if it does not resolve."""
+    """A list document as roster XML; BattleScribeRosterError if it does not resolve."""
     try:
         force = resolve_document(doc, catalog)
     except ListDocumentError as exc:
-        raise RosterError([str(p) for p in exc.problems]) from None
+        raise BattleScribeRosterError([str(p) for p in exc.problems]) from None
     return force_to_ros(force, name=doc.get("name"))
 
 
-__all__ = ["RosterError", "RosterImport", "document_to_ros", "roster_export", "roster_import"]
+__all__ = ["BattleScribeRosterError", "RosterImport", "document_to_ros", "roster_export", "roster_import"]

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from armybuilder.interchange.battlescribe.cheapest import cheapest_list
-from armybuilder.lists.gamedata import handbook_data
+from armybuilder.lists.catalog import handbook_data
 from armybuilder.lists.listjson.document import ListDocumentError, ListProblem
 from armybuilder.lists.selectors import list_document_report
 from armybuilder.lists.services import army_list_import
-from armybuilder.rules.gamedata import HandbookData
+from armybuilder.rules.data import HandbookData
 
 
 @dataclass

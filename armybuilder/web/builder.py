@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from armybuilder.rules.force import Force, ForceFormation, ForceUnit
-from armybuilder.rules.gamedata import BoxData, HandbookData, UnitData, in_variant
+from armybuilder.rules.data import BoxData, HandbookData, UnitData, in_variant
 from armybuilder.rules.generic import card_points
 from armybuilder.rules.report import Issue, Report
 
@@ -411,7 +411,7 @@ _BOOKS_MAX = 64
 
 def _per_book(book: HandbookData) -> dict:
     """A memo for what the builder works out from one book revision's game data alone. Held by the snapshot
-    object itself (armybuilder.lists.gamedata keeps one per revision): a new snapshot starts a new memo."""
+    object itself (armybuilder.lists.catalog keeps one per revision): a new snapshot starts a new memo."""
     held = _BOOKS.get(id(book))
     if held is None or held[0] is not book:
         if len(_BOOKS) >= _BOOKS_MAX:

@@ -1,7 +1,7 @@
 """Reads for the browser builder: places in a list by JSON pointer, books to start from, allies."""
 import re
 
-from armybuilder.lists.gamedata import handbook_data
+from armybuilder.lists.catalog import handbook_data
 from django.http import Http404
 
 from armybuilder.lists.models import ArmyList, ListCard, ListFormation, ListUnit, Matchup

@@ -24,7 +24,7 @@ from armybuilder.downloads import attachment
 from armybuilder.services.list_files import list_file_import
 from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists import services as list_services
-from armybuilder.lists.gamedata import handbook_data
+from armybuilder.lists.catalog import handbook_data
 from armybuilder.lists.models import ListFormation, ListUnit
 from armybuilder.lists.history import HISTORY_LIMIT
 from armybuilder.lists.selectors import (army_list_document, army_list_force, army_list_get_for_user,

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from armybuilder.api.models import ApiToken, token_hash
 from armybuilder.api.services import api_token_rotate
-from armybuilder.lists import gamedata, services
+from armybuilder.lists import catalog, services
 from handbooks.models import Handbook
 from handbooks.services import handbooks_load_paths
 
@@ -19,7 +19,7 @@ BOOKS = Path(__file__).parent.parent / "rules" / "books"
 
 
 def _forget_cached_game_data():
-    gamedata.clear_cache()
+    catalog.clear_cache()
 
 
 @pytest.fixture(scope="package")

@@ -259,7 +259,7 @@ def library_in_db(django_db_setup, django_db_blocker, bsdata_dir):
     from django.db import transaction
 
     from armybuilder.interchange.battlescribe import import_library
-    from armybuilder.lists import gamedata
+    from armybuilder.lists import catalog
 
     with django_db_blocker.unblock():
         atomic = transaction.atomic()
@@ -270,7 +270,7 @@ def library_in_db(django_db_setup, django_db_blocker, bsdata_dir):
             assert report.written, "\n".join(report.lines())
             yield report
         finally:
-            gamedata.clear_cache()
+            catalog.clear_cache()
             transaction.set_rollback(True)
             atomic.__exit__(None, None, None)
 

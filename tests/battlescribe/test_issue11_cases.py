@@ -24,7 +24,7 @@ from armybuilder.interchange.battlescribe.cheapest import cheapest_list
 from armybuilder.interchange.battlescribe.roster import read_roster_bytes
 from armybuilder.interchange.battlescribe.roster_map import roster_to_document
 from armybuilder.interchange.battlescribe.roster_write import force_to_ros
-from armybuilder.lists.gamedata import handbook_data, handbook_id
+from armybuilder.lists.catalog import handbook_data, handbook_id
 from armybuilder.lists.selectors import DbCatalog, list_document_report
 from handbooks.models import Handbook
 from tests.battlescribe import oracle

@@ -7,7 +7,7 @@ out by hand from the catalogue XML; comments name entry ids only (no catalogue t
 import pytest
 
 from armybuilder.interchange.battlescribe.cheapest import cheapest_list
-from armybuilder.lists.gamedata import handbook_data, handbook_id
+from armybuilder.lists.catalog import handbook_data, handbook_id
 from armybuilder.lists.selectors import list_document_report
 from armybuilder.rules.battlescribe.evaluate import Evaluation
 from armybuilder.rules.battlescribe.offers import complete

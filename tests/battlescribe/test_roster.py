@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from armybuilder.interchange.battlescribe import import_library
-from armybuilder.interchange.battlescribe.roster import RosterError, read_roster_bytes
+from armybuilder.interchange.battlescribe.roster import BattleScribeRosterError, read_roster_bytes
 from armybuilder.interchange.battlescribe.roster_map import roster_to_document
 from armybuilder.interchange.battlescribe.roster_write import zip_roster
 from armybuilder.services.rosters import roster_export, roster_import
@@ -184,9 +184,9 @@ def test_a_unit_selected_twice_in_one_selection_becomes_two_units_the_checks_cou
 
 def test_a_roster_for_a_catalogue_not_imported_is_refused_with_the_reason(mini):
     roster = {"forces": [{"catalogueId": "cat-unknown", "catalogueName": "Elsewhere", "selections": []}]}
-    with pytest.raises(RosterError, match="catalogue 'cat-unknown' .*Elsewhere.* is not imported"):
+    with pytest.raises(BattleScribeRosterError, match="catalogue 'cat-unknown' .*Elsewhere.* is not imported"):
         roster_to_document(roster, DbCatalog())
-    with pytest.raises(RosterError, match="no forces"):
+    with pytest.raises(BattleScribeRosterError, match="no forces"):
         roster_to_document({"forces": []}, DbCatalog())
 
 
@@ -202,7 +202,7 @@ def test_a_roster_for_a_catalogue_not_imported_is_refused_with_the_reason(mini):
     (b"{not json", "not valid JSON"),
 ])
 def test_bad_roster_files_are_refused_with_what_and_where(data, message):
-    with pytest.raises(RosterError, match=message) as caught:
+    with pytest.raises(BattleScribeRosterError, match=message) as caught:
         read_roster_bytes(data, "bad.ros")
     assert "bad.ros" in str(caught.value)
 
@@ -212,12 +212,12 @@ def test_zips_must_hold_one_small_roster():
     with zipfile.ZipFile(two, "w") as archive:
         archive.writestr("a.ros", "<roster/>")
         archive.writestr("b.ros", "<roster/>")
-    with pytest.raises(RosterError, match="exactly one XML file"):
+    with pytest.raises(BattleScribeRosterError, match="exactly one XML file"):
         read_roster_bytes(two.getvalue(), "two.rosz")
     bomb = io.BytesIO()
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("a.ros", b"<roster>" + b" " * 1_000_000 + b"</roster>")
-    with pytest.raises(RosterError, match="compression ratio"):
+    with pytest.raises(BattleScribeRosterError, match="compression ratio"):
         read_roster_bytes(bomb.getvalue(), "bomb.rosz")
 
 
@@ -229,7 +229,7 @@ def test_deeply_nested_selections_are_refused():
         root["selections"].append(child)
         root = child
     data = json.dumps({"roster": {"forces": [{"catalogueId": "c", "selections": [sel]}]}}).encode()
-    with pytest.raises(RosterError, match="nested deeper"):
+    with pytest.raises(BattleScribeRosterError, match="nested deeper"):
         read_roster_bytes(data, "deep.json")
 
 
@@ -251,7 +251,7 @@ def test_lists_not_built_on_battlescribe_data_do_not_export(sample_data):
     from handbooks.models import Handbook
 
     army_list = army_list_create(handbook=Handbook.objects.filter(system__code="fow4").first(), name="Sample")
-    with pytest.raises(RosterError, match="not imported from BattleScribe"):
+    with pytest.raises(BattleScribeRosterError, match="not imported from BattleScribe"):
         roster_export(army_list)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from armybuilder.interchange.battlescribe.cheapest import cheapest_list
 from armybuilder.lists import services as s
-from armybuilder.lists.gamedata import handbook_data, handbook_id
+from armybuilder.lists.catalog import handbook_data, handbook_id
 from armybuilder.lists.selectors import army_list_document, army_list_report
 from armybuilder.services.printing.text import army_list_text
 from handbooks.models import Handbook

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 
-from armybuilder.lists import gamedata
+from armybuilder.lists import catalog
 from armybuilder.lists import services as list_services
 from armybuilder.lists.selectors import army_list_document
 from handbooks.models import Handbook
@@ -23,10 +23,10 @@ FOW_BOOKS = [Path(settings.HANDBOOK_DATA_DIR) / "systems" / "flames-of-war.yaml"
 def fresh_caches():
     """Rate-limit counts and per-process game data live in caches; every test starts from nothing."""
     cache.clear()
-    gamedata.clear_cache()
+    catalog.clear_cache()
     yield
     cache.clear()
-    gamedata.clear_cache()
+    catalog.clear_cache()
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ from django.core.signals import got_request_exception
 from django.db import connections, transaction
 from django.test import Client
 
-from armybuilder.lists import gamedata
+from armybuilder.lists import catalog
 from armybuilder.lists.selectors import army_list_document
 
 from . import hostile_inputs as H
@@ -55,12 +55,12 @@ PEAKS: dict[str, tuple[float, float]] = {}  # way in -> (highest peak MiB, longe
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker, request):
     with django_db_blocker.unblock():
-        gamedata.clear_cache()
+        catalog.clear_cache()
         cache.clear()
         built = build_world()
         yield built
         call_command("flush", interactive=False, verbosity=0)
-        gamedata.clear_cache()
+        catalog.clear_cache()
     request.config.cache.set("hostile/counts", COUNTS)
     request.config.cache.set("hostile/peaks", PEAKS)
     total = sum(COUNTS.values())

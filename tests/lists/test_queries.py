@@ -2,7 +2,7 @@
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from armybuilder.lists import gamedata, selectors
+from armybuilder.lists import catalog, selectors
 from armybuilder.lists import services as s
 
 
@@ -20,7 +20,7 @@ def build(army, formations, extra_units):
 
 
 def queries_for_snapshot(army):
-    gamedata.clear_cache()
+    catalog.clear_cache()
     with CaptureQueriesContext(connection) as cold:
         selectors.army_list_force(army)
     with CaptureQueriesContext(connection) as warm:

@@ -2,7 +2,7 @@
 box's minimum is met by repeating its one cheapest choice."""
 import pytest
 
-from armybuilder.lists.gamedata import handbook_data
+from armybuilder.lists.catalog import handbook_data
 from armybuilder.lists.selectors import army_list_report
 from armybuilder.services.starter import army_list_start_cheapest, starter_for
 from handbooks.models import Handbook

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from pypdf import PdfReader
 
-from armybuilder.lists import gamedata
+from armybuilder.lists import catalog
 from handbooks.services import handbooks_load_paths
 
 
@@ -66,11 +66,11 @@ def over_the_limit() -> dict:
 def sample_books(db):
     """The game systems and the sample books these tests print (Flames of War, and one Hail of Fire book)."""
     data = Path(settings.HANDBOOK_DATA_DIR)
-    gamedata.clear_cache()
+    catalog.clear_cache()
     results = handbooks_load_paths([data / "systems", data / "fow4", data / "hof" / "sample-germany.yaml"])
     assert all(r.ok for r in results), [str(p) for r in results for p in r.problems]
     yield
-    gamedata.clear_cache()
+    catalog.clear_cache()
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import pytest
 
 from armybuilder.lists.selectors import list_document_report
 from armybuilder.services.printing.codes import canonical_json, list_code
-from armybuilder.services.printing.render import RosterError, roster_html
+from armybuilder.services.printing.render import PrintOptionsError, roster_html
 from armybuilder.services.printing.selectors import roster_print_data
 from armybuilder.services.printing.services import roster_pdf
 
@@ -173,7 +173,7 @@ def test_rosters_print_on_a4_and_letter(legal_doc, read_pdf, paper, size):
 
 def test_an_unknown_paper_size_is_refused(legal_doc):
     force, report = list_document_report(legal_doc)
-    with pytest.raises(RosterError, match="paper is one of"):
+    with pytest.raises(PrintOptionsError, match="paper is one of"):
         roster_html(force=force, report=report, document=legal_doc, paper="a3", **roster_print_data(force))
 
 

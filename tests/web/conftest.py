@@ -6,7 +6,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from armybuilder.lists import gamedata
+from armybuilder.lists import catalog
 
 from .browser import browser, page  # noqa: F401 - fixtures for the end-to-end tests
 from armybuilder.lists import services as s
@@ -17,7 +17,7 @@ PASSWORD = "pw-not-secret-123"
 
 
 def fresh_caches():
-    gamedata.clear_cache()
+    catalog.clear_cache()
 
 
 FOW_BOOKS = [Path(settings.HANDBOOK_DATA_DIR) / "systems" / "flames-of-war.yaml", Path(settings.HANDBOOK_DATA_DIR) / "fow4"]

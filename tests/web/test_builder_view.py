@@ -4,7 +4,7 @@ import pytest
 from armybuilder.lists import services as s
 from armybuilder.lists.selectors import army_list_force
 from armybuilder.rules import check
-from armybuilder.rules.gamedata import BoxData
+from armybuilder.rules.data import BoxData
 from armybuilder.web.builder import anchor_for_pointer, box_hint, builder_view, group_hint, points_text
 
 

@@ -8,7 +8,7 @@ writes army lists through the lists app.
 from .costs import CostResult, SelectionTreeError, UnsupportedModifier, evaluate_costs
 from .importer import import_library, map_library, read_library
 from .report import ImportReport
-from .roster import RosterError, read_roster_bytes, read_roster_file
+from .roster import BattleScribeRosterError, read_roster_bytes, read_roster_file
 from .roster_map import MappedRoster, roster_to_document
 from .roster_write import force_to_ros
 from .safe_read import BattleScribeReadError, ReadLimits, read_bytes, read_document
@@ -16,6 +16,6 @@ from .safe_read import BattleScribeReadError, ReadLimits, read_bytes, read_docum
 __all__ = [
     "BattleScribeReadError", "CostResult", "ImportReport", "ReadLimits", "SelectionTreeError",
     "UnsupportedModifier", "evaluate_costs", "import_library", "map_library", "read_bytes", "read_document",
-    "read_library", "MappedRoster", "RosterError", "force_to_ros", "read_roster_bytes",
+    "read_library", "MappedRoster", "BattleScribeRosterError", "force_to_ros", "read_roster_bytes",
     "read_roster_file", "roster_to_document",
 ]

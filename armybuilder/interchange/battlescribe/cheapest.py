@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from armybuilder.rules.battlescribe.offers import as_draft, complete_roster
 from armybuilder.rules.battlescribe.tree import bind_draft
-from armybuilder.rules.gamedata import HandbookData
+from armybuilder.rules.data import HandbookData
 
 from .roster_map import roster_to_document
 

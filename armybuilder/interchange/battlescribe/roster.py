@@ -35,7 +35,7 @@ MAX_ROSTER_BYTES = 1536 * 1024
 ROSTER_LIMITS = ReadLimits(max_xml_bytes=MAX_ROSTER_BYTES, max_zip_bytes=1024 * 1024)
 
 
-class RosterError(Exception):
+class BattleScribeRosterError(Exception):
     """A roster that cannot be read or mapped; ``problems`` say what and where."""
 
     def __init__(self, problems: list[str]):
@@ -49,15 +49,15 @@ def read_roster_file(path: Path | str, *, limits: ReadLimits = ROSTER_LIMITS) ->
     source = path.name
     suffix = path.suffix.lower()
     if suffix not in ROSTER_SUFFIXES:
-        raise RosterError([f"{source}: not a roster file (.ros, .rosz or New Recruit .json)"])
+        raise BattleScribeRosterError([f"{source}: not a roster file (.ros, .rosz or New Recruit .json)"])
     limit = limits.max_zip_bytes if suffix == ".rosz" else limits.max_xml_bytes
     try:
         with path.open("rb") as stream:
             data = _read_bounded(stream, limit, source, "file")
     except BattleScribeReadError as exc:
-        raise RosterError([str(exc)]) from None
+        raise BattleScribeRosterError([str(exc)]) from None
     except OSError as exc:
-        raise RosterError([f"{source}: cannot read file ({exc.strerror or exc})"]) from None
+        raise BattleScribeRosterError([f"{source}: cannot read file ({exc.strerror or exc})"]) from None
     return read_roster_bytes(data, source, limits=limits)
 
 
@@ -73,9 +73,9 @@ def read_roster_bytes(data: bytes, source: str, *, limits: ReadLimits = ROSTER_L
             return _from_json(data, source)
         root = parse_xml_bytes(data, source)
     except BattleScribeReadError as exc:
-        raise RosterError([str(exc)]) from None
+        raise BattleScribeRosterError([str(exc)]) from None
     if root.tag != f"{{{ROSTER_NS}}}roster":
-        raise RosterError([f"{source}: root element {root.tag!r} is not a BattleScribe roster"])
+        raise BattleScribeRosterError([f"{source}: root element {root.tag!r} is not a BattleScribe roster"])
     counter = [0]
     return _roster_from_xml(root, source, counter)
 
@@ -119,7 +119,7 @@ def _number(value, where: str, source: str) -> str:
         count = None
     if count is None or not 0 <= count <= MAX_NUMBER or count != int(count):  # NaN fails the range test
         shown = text if len(text) <= 20 else text[:20] + f"… ({len(text)} characters)"
-        raise RosterError([f"{source}: {where}/number: {shown!r} is not a count from 0 to {MAX_NUMBER}"])
+        raise BattleScribeRosterError([f"{source}: {where}/number: {shown!r} is not a count from 0 to {MAX_NUMBER}"])
     return text
 
 
@@ -129,10 +129,10 @@ def _attrs(el: Element, names: tuple) -> dict:
 
 def _selection_from_xml(el: Element, where: str, depth: int, counter: list, source: str) -> dict:
     if depth > MAX_DEPTH:
-        raise RosterError([f"{source}: {where}: selections nested deeper than {MAX_DEPTH} levels"])
+        raise BattleScribeRosterError([f"{source}: {where}: selections nested deeper than {MAX_DEPTH} levels"])
     counter[0] += 1
     if counter[0] > MAX_SELECTIONS:
-        raise RosterError([f"{source}: more than {MAX_SELECTIONS} selections"])
+        raise BattleScribeRosterError([f"{source}: more than {MAX_SELECTIONS} selections"])
     sel = _attrs(el, ("id", "name", "entryId", "entryGroupId", "type", "customName", "customNotes"))
     sel["number"] = _number(el.get("number", "1"), where, source)
     sel["costs"] = _costs_xml(el)
@@ -144,7 +144,7 @@ def _selection_from_xml(el: Element, where: str, depth: int, counter: list, sour
 
 def _force_from_xml(el: Element, where: str, depth: int, counter: list, source: str) -> dict:
     if depth > 8:
-        raise RosterError([f"{source}: {where}: forces nested deeper than 8 levels"])
+        raise BattleScribeRosterError([f"{source}: {where}: forces nested deeper than 8 levels"])
     force = _attrs(el, ("id", "name", "entryId", "catalogueId", "catalogueRevision", "catalogueName"))
     force["selections"] = [_selection_from_xml(c, f"{where}/selections/{i}", 1, counter, source)
                            for i, c in enumerate(_children(el, "selections", "selection"))]
@@ -168,11 +168,11 @@ def _from_json(data: bytes, source: str) -> dict:
     try:
         doc = loads_strict(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise RosterError([f"{source}: not valid JSON ({exc})"]) from None
+        raise BattleScribeRosterError([f"{source}: not valid JSON ({exc})"]) from None
     except RecursionError:
-        raise RosterError([f"{source}: JSON nested too deeply"]) from None
+        raise BattleScribeRosterError([f"{source}: JSON nested too deeply"]) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("roster"), dict):
-        raise RosterError([f"{source}: a New Recruit roster is an object with a 'roster' object"])
+        raise BattleScribeRosterError([f"{source}: a New Recruit roster is an object with a 'roster' object"])
     counter = [0]
     root = doc["roster"]
     roster = _json_attrs(root, ("id", "name", "gameSystemId", "gameSystemName", "gameSystemRevision"))
@@ -192,7 +192,7 @@ def _json_list(value, item: str, where: str) -> list:
         if isinstance(value, dict):
             value = [value]
     if not isinstance(value, list):
-        raise RosterError([f"{where}: expected a list"])
+        raise BattleScribeRosterError([f"{where}: expected a list"])
     return value
 
 
@@ -209,7 +209,7 @@ def _json_costs(value, item: str, where: str) -> list[dict]:
     out = []
     for i, c in enumerate(_json_list(value, item, where)):
         if not isinstance(c, dict):
-            raise RosterError([f"{where}/{i}: a cost is an object"])
+            raise BattleScribeRosterError([f"{where}/{i}: a cost is an object"])
         out.append({"name": str(c.get("name", ""))[:MAX_TEXT], "typeId": str(c.get("typeId", ""))[:MAX_TEXT],
                     "value": _num(c.get("value"))})
     return out
@@ -217,12 +217,12 @@ def _json_costs(value, item: str, where: str) -> list[dict]:
 
 def _json_selection(obj, where: str, depth: int, counter: list, source: str) -> dict:
     if not isinstance(obj, dict):
-        raise RosterError([f"{source}: {where}: a selection is an object"])
+        raise BattleScribeRosterError([f"{source}: {where}: a selection is an object"])
     if depth > MAX_DEPTH:
-        raise RosterError([f"{source}: {where}: selections nested deeper than {MAX_DEPTH} levels"])
+        raise BattleScribeRosterError([f"{source}: {where}: selections nested deeper than {MAX_DEPTH} levels"])
     counter[0] += 1
     if counter[0] > MAX_SELECTIONS:
-        raise RosterError([f"{source}: more than {MAX_SELECTIONS} selections"])
+        raise BattleScribeRosterError([f"{source}: more than {MAX_SELECTIONS} selections"])
     sel = _json_attrs(obj, ("id", "name", "entryId", "entryGroupId", "type", "customName", "customNotes"))
     sel["number"] = _number(obj.get("number", "1"), where, source)
     sel["costs"] = _json_costs(obj.get("costs"), "cost", f"{source}: {where}/costs")
@@ -237,9 +237,9 @@ def _json_selection(obj, where: str, depth: int, counter: list, source: str) -> 
 
 def _json_force(obj, where: str, depth: int, counter: list, source: str) -> dict:
     if not isinstance(obj, dict):
-        raise RosterError([f"{source}: {where}: a force is an object"])
+        raise BattleScribeRosterError([f"{source}: {where}: a force is an object"])
     if depth > 8:
-        raise RosterError([f"{source}: {where}: forces nested deeper than 8 levels"])
+        raise BattleScribeRosterError([f"{source}: {where}: forces nested deeper than 8 levels"])
     force = _json_attrs(obj, ("id", "name", "entryId", "catalogueId", "catalogueRevision", "catalogueName"))
     force["selections"] = [_json_selection(c, f"{where}/selections/{i}", 1, counter, source)
                            for i, c in enumerate(_json_list(obj.get("selections"), "selection",

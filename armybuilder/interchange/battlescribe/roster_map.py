@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from armybuilder.rules.battlescribe.catalogue import Catalogue, Slot
 
-from .roster import RosterError, _count, _keys
+from .roster import BattleScribeRosterError, _count, _keys
 
 MAX_NUMBER = 10_000
 # A roster's unit or formation with number N stands for N of them; we place that many (each is a row
@@ -161,10 +161,10 @@ class _Mapper:
     def map(self) -> MappedRoster:
         forces = self.roster.get("forces", [])
         if not forces:
-            raise RosterError([f"{self.source}: the roster has no forces"])
+            raise BattleScribeRosterError([f"{self.source}: the roster has no forces"])
         main, system = self.handbook(forces[0], "/roster/forces/0")
         if main is None:
-            raise RosterError(self.errors)
+            raise BattleScribeRosterError(self.errors)
         self.doc = {"format": "armybuilder-list", "version": 2,
                     "name": (self.roster.get("name") or "Imported roster").strip()[:120] or "Imported roster",
                     "system": system, "handbook": {"code": main.code, "revision": main.revision},
@@ -183,7 +183,7 @@ class _Mapper:
                 self.force(f, data, where, allied=True)
             pending += [(sub, f"{where}/forces/{i}") for i, sub in enumerate(f.get("forces", []))]
         if self.errors:
-            raise RosterError(self.errors)
+            raise BattleScribeRosterError(self.errors)
         costs = {}
         for c in self.roster.get("costs", []):
             costs[c.get("name") or c.get("typeId")] = c["value"]
@@ -368,11 +368,11 @@ def roster_to_document(roster: dict, catalog, *, systems: tuple[str, ...] = ("fo
 
     ``catalog`` is any object with ``handbook(system, code, revision)`` and ``revisions(system, code)``
     (e.g. ``armybuilder.lists.selectors.DbCatalog``); ``systems`` are the game-system codes to look
-    the roster's catalogues up in. Raises :class:`RosterError` when the roster cannot be mapped at
+    the roster's catalogues up in. Raises :class:`BattleScribeRosterError` when the roster cannot be mapped at
     all; selections the book does not offer where they sit become ``warnings`` with their cost.
     """
     if not isinstance(roster, dict):
-        raise RosterError(["a roster is an object"])
+        raise BattleScribeRosterError(["a roster is an object"])
     return _Mapper(roster, catalog, tuple(systems)).map()
 
 

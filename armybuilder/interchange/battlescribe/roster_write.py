@@ -20,7 +20,7 @@ from armybuilder.rules.battlescribe.force_tree import force_roster
 from armybuilder.rules.battlescribe.tree import ForceScope, Sel
 from armybuilder.rules.force import Force
 
-from .roster import BATTLESCRIBE_VERSION, ROSTER_NS, RosterError
+from .roster import BATTLESCRIBE_VERSION, ROSTER_NS, BattleScribeRosterError
 
 ROSTER_TYPES = ("unit", "model", "upgrade")
 
@@ -57,16 +57,16 @@ def _seed(roster, name: str) -> str:
 
 
 def force_to_ros(force: Force, *, name: str | None = None) -> bytes:
-    """The force as roster XML bytes; RosterError when its book was not imported from BattleScribe."""
+    """The force as roster XML bytes; BattleScribeRosterError when its book was not imported from BattleScribe."""
     if force.handbook.catalogue is None:
-        raise RosterError([f"{force.handbook.name} was not imported from BattleScribe data; only such lists "
+        raise BattleScribeRosterError([f"{force.handbook.name} was not imported from BattleScribe data; only such lists "
                            "export as .ros"])
     try:
         built = force_roster(force)
     except CatalogueError as exc:
-        raise RosterError([f"cannot export: {exc}"]) from None
+        raise BattleScribeRosterError([f"cannot export: {exc}"]) from None
     if built.problems:
-        raise RosterError([f"cannot export: {p.pointer}: {p.message}" for p in built.problems])
+        raise BattleScribeRosterError([f"cannot export: {p.pointer}: {p.message}" for p in built.problems])
     evaluation = Evaluation(built.roster)
     # The player's own names and notes, on the selections their formations and units are made through.
     named = {}

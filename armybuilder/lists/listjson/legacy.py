@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from armybuilder.rules.battlescribe import editing
 from armybuilder.rules.battlescribe.catalogue import Catalogue, Entry
-from armybuilder.rules.gamedata import BoxData, FormationData, UnitData
+from armybuilder.rules.data import BoxData, FormationData, UnitData
 
 from .document import ListProblem
 

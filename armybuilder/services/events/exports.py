@@ -5,7 +5,7 @@ import json
 from django.core.cache import cache
 from django.utils.text import slugify
 
-from armybuilder.interchange.battlescribe.roster import RosterError
+from armybuilder.interchange.battlescribe.roster import BattleScribeRosterError
 from armybuilder.services.rosters import document_to_ros
 from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists.selectors import DbCatalog, list_document_report
@@ -30,7 +30,7 @@ def submission_json(submission: Submission) -> bytes:
 def submission_ros(submission: Submission) -> bytes:
     try:
         return document_to_ros(submission.document, DbCatalog())
-    except RosterError as exc:
+    except BattleScribeRosterError as exc:
         problems = "; ".join(getattr(exc, "problems", []) or []) or str(exc)
         raise EventError(f"This list has no BattleScribe form: {problems}") from None
 

@@ -35,7 +35,7 @@ PAPERS = {
 _local = threading.local()
 
 
-class RosterError(ValueError):
+class PrintOptionsError(ValueError):
     """A render request that makes no sense (an unknown paper size)."""
 
 
@@ -79,7 +79,7 @@ def roster_html(*, force: Force, report: Report, document: dict, sheets: dict, p
                 cards: bool = True, player: str = "", event: str = "", list_url: str = "", system_name: str = "",
                 extras: tuple = ()) -> str:
     if paper not in PAPERS:
-        raise RosterError(f"paper is one of: {', '.join(PAPERS)}")
+        raise PrintOptionsError(f"paper is one of: {', '.join(PAPERS)}")
     code = list_code(document)
     context = roster_context(force=force, report=report, sheets=sheets, system_name=system_name,
                              player=(player or "").strip()[:120], event=(event or "").strip()[:120],

@@ -19,7 +19,7 @@ from armybuilder.lists.selectors import army_list_document, army_list_force, lis
 from armybuilder.rules import check
 
 from .codes import BadCode, list_code, normalize_code
-from .render import PAPERS, RosterError, roster_pdf_render
+from .render import PAPERS, PrintOptionsError, roster_pdf_render
 from .selectors import roster_print_data
 
 CACHE_SECONDS = 60 * 60
@@ -68,7 +68,7 @@ def roster_pdf_for_list(*, army_list: ArmyList, paper: str = "a4", cards: bool =
     """The roster of a saved list. Cached (shared by every process) by list version and options, so a
     re-download costs nothing."""
     if paper not in PAPERS:
-        raise RosterError(f"paper is one of: {', '.join(PAPERS)}")
+        raise PrintOptionsError(f"paper is one of: {', '.join(PAPERS)}")
     extras = tuple(sorted(set(extras)))
     key = roster_cache_key(army_list=army_list, paper=paper, cards=cards, player=player, event=event,
                            list_url=list_url, extras=extras)
@@ -102,7 +102,7 @@ def roster_pdf_job_start(*, army_list: ArmyList, owner=None, session_key: str = 
                          extras: tuple = ()) -> Job:
     """Render the roster in the background; the same list version and options share one job."""
     if paper not in PAPERS:
-        raise RosterError(f"paper is one of: {', '.join(PAPERS)}")
+        raise PrintOptionsError(f"paper is one of: {', '.join(PAPERS)}")
     extras = tuple(sorted(set(extras)))
     key = roster_cache_key(army_list=army_list, paper=paper, cards=cards, player=player, event=event,
                            list_url=list_url, extras=extras)
@@ -159,6 +159,6 @@ def roster_verify(*, code: str, raw: bytes | str | None = None) -> Verification:
                         list_name=str(document.get("name", "")))
 
 
-__all__ = ["BadCode", "ListDocumentError", "ListProblem", "RosterError", "Verification", "roster_cache_key",
+__all__ = ["BadCode", "ListDocumentError", "ListProblem", "PrintOptionsError", "Verification", "roster_cache_key",
            "roster_filename", "roster_pdf", "roster_pdf_cached", "roster_pdf_for_document", "roster_pdf_for_list",
            "roster_pdf_job_start", "roster_qr_path", "roster_renders_in_background", "roster_verify", "share_path"]

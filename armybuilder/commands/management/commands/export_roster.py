@@ -4,7 +4,7 @@ from pathlib import Path
 from django.core.management.base import CommandError
 
 from armybuilder.commands import ProjectCommand
-from armybuilder.interchange.battlescribe.roster import RosterError
+from armybuilder.interchange.battlescribe.roster import BattleScribeRosterError
 from armybuilder.services.rosters import roster_export
 from armybuilder.lists.listjson.document import shorten
 from armybuilder.lists.models import ArmyList
@@ -27,7 +27,7 @@ class Command(ProjectCommand):
             raise CommandError(f"no list {list_public_id}", returncode=2)
         try:
             data = roster_export(army_list, zipped=output.suffix.lower() == ".rosz")
-        except RosterError as exc:
+        except BattleScribeRosterError as exc:
             raise CommandError("cannot export:\n" + "\n".join(f"  {p}" for p in exc.problems), returncode=2)
         try:
             output.write_bytes(data)

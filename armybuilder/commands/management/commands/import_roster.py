@@ -4,7 +4,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
 
 from armybuilder.commands import ProjectCommand, bounded_text, short
-from armybuilder.interchange.battlescribe.roster import ROSTER_LIMITS, RosterError
+from armybuilder.interchange.battlescribe.roster import ROSTER_LIMITS, BattleScribeRosterError
 from armybuilder.services.rosters import roster_import
 from armybuilder.lists.listjson.document import ListDocumentError
 
@@ -33,7 +33,7 @@ class Command(ProjectCommand):
             raise CommandError(f"{file}: cannot read the file: {exc.strerror or exc}", returncode=2)
         try:
             result = roster_import(data=data, source=file.name, owner=user, name=name)
-        except RosterError as exc:
+        except BattleScribeRosterError as exc:
             raise CommandError("the roster cannot be imported:\n" + "\n".join(f"  {p}" for p in exc.problems), returncode=2)
         except ListDocumentError as exc:
             raise CommandError("the roster does not match the imported data:\n"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.template.loader import render_to_string
 import pikepdf
 
-from armybuilder.interchange.battlescribe.roster import RosterError as RosError
+from armybuilder.interchange.battlescribe.roster import BattleScribeRosterError
 from armybuilder.interchange.battlescribe.roster_write import force_to_ros
 from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists.selectors import list_document_report
@@ -125,7 +125,7 @@ def roster_artefacts(entry: PackEntry, *, event_name: str, paper: str = "a4") ->
                          player=entry.player, event=event_name)
         try:
             ros = force_to_ros(force, name=entry.list_name)
-        except RosError as exc:
+        except BattleScribeRosterError as exc:
             ros_problem = "; ".join(str(p) for p in getattr(exc, "problems", None) or [str(exc)])[:300]
     logger.info("pack roster rendered", extra={"submission": entry.submission, "number": entry.number,
                                                "bytes": len(pdf),

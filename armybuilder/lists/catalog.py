@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.db.models.signals import post_delete
 
 from handbooks import models as m
-from armybuilder.rules import gamedata as g
+from armybuilder.rules import data as g
 from armybuilder.rules.battlescribe.catalogue import Catalogue
 
 _cache: dict[int, g.HandbookData] = {}
