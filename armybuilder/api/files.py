@@ -14,10 +14,9 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 
 from armybuilder.downloads import attachment
 from armybuilder.interchange.battlescribe.roster import MAX_ROSTER_BYTES
-from armybuilder.services.rosters import BattleScribeRosterError, roster_export, roster_import
-from armybuilder.services.printing.render import PAPERS
-from armybuilder.services.printing.render import PrintOptionsError
-from armybuilder.services.printing.services import roster_filename, roster_pdf_for_list
+from armybuilder.services.exports import list_pdf, list_roster
+from armybuilder.services.printing.render import PAPERS, PrintOptionsError
+from armybuilder.services.rosters import BattleScribeRosterError, roster_import
 
 from .conditional import etag
 from .exceptions import PayloadTooLarge, ProblemsError
@@ -95,20 +94,18 @@ def pdf_response(view, army_list) -> HttpResponse:
     options.is_valid(raise_exception=True)
     paper = options.validated_data["paper"]
     try:
-        pdf = roster_pdf_for_list(army_list=army_list, paper=paper, cards=options.validated_data["cards"] == "true")
+        exported = list_pdf(army_list, paper=paper, cards=options.validated_data["cards"] == "true")
     except PrintOptionsError as exc:
         raise ProblemsError([{"pointer": "", "message": str(exc)}])
-    return file_response(pdf, "application/pdf", roster_filename(army_list.name, paper), army_list.version)
+    return file_response(exported.content, exported.content_type, exported.filename, army_list.version)
 
 
 def ros_response(army_list, *, zipped: bool) -> HttpResponse:
     try:
-        content = roster_export(army_list, zipped=zipped)
+        exported = list_roster(army_list, zipped=zipped)
     except BattleScribeRosterError as exc:
         raise NotExportable("; ".join(exc.problems) or str(exc))
-    name = army_list.name or "roster"
-    return file_response(content, "application/zip" if zipped else "application/xml",
-                         f"{name}.{'rosz' if zipped else 'ros'}", army_list.version)
+    return file_response(exported.content, exported.content_type, exported.filename, army_list.version)
 
 
 PDF = OpenApiResponse(OpenApiTypes.BINARY, description="The roster as a PDF (application/pdf).")

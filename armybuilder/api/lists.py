@@ -7,12 +7,10 @@ same JSON pointers the list document uses (/formations/0/units/2,
 /support/1, /cards/0); since every write needs If-Match, a pointer always
 means what it meant in the version the client last saw.
 """
-import json
 import re
 
 from django.http import Http404, HttpResponse
 from django.urls import reverse
-from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -25,6 +23,7 @@ from armybuilder.lists import selectors as list_selectors
 from armybuilder.lists import services
 from armybuilder.lists.summary import army_list_summary_store
 from armybuilder.lists.models import ArmyList
+from armybuilder.services.exports import list_json
 from handbooks import models as hb
 
 from . import selectors
@@ -114,11 +113,9 @@ def detail_response(army_list: ArmyList, status_code: int = 200, serializer=List
 
 
 def export_response(army_list: ArmyList) -> HttpResponse:
-    document = list_selectors.army_list_document(army_list)
-    body = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    response = HttpResponse(body.encode("utf-8"), content_type="application/json; charset=utf-8")
-    filename = (slugify(army_list.name) or "army-list")[:80] + ".json"
-    response["Content-Disposition"] = attachment(filename)
+    exported = list_json(army_list)
+    response = HttpResponse(exported.content, content_type=exported.content_type)
+    response["Content-Disposition"] = attachment(exported.filename)
     response["ETag"] = etag(army_list.version)
     return response
 

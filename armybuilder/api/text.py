@@ -1,6 +1,6 @@
 """The list as text for forums and chat (plain text, Markdown, BBCode): a format of the list export.
 
-Wraps armybuilder.services.printing.text.army_list_text; nothing here writes the text.
+Wraps armybuilder.services.exports.list_text; nothing here writes the text.
 """
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -9,7 +9,8 @@ from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
 from armybuilder.downloads import attachment
-from armybuilder.services.printing.text import FLAVOURS, army_list_text, text_filename
+from armybuilder.services.exports import TEXT_FLAVOURS as FLAVOURS
+from armybuilder.services.exports import list_text
 
 from .conditional import etag
 from .files import _FileRenderer
@@ -44,8 +45,8 @@ class ListTextApi(ListApi):
         options = TextFilterSerializer(data=request.query_params.dict())
         options.is_valid(raise_exception=True)
         flavour = options.validated_data["style"]
-        body = army_list_text(army_list=army_list, flavour=flavour)
-        response = HttpResponse(body.encode("utf-8"), content_type="text/plain; charset=utf-8")
-        response["Content-Disposition"] = attachment(text_filename(army_list.name, flavour))
+        exported = list_text(army_list, flavour=flavour)
+        response = HttpResponse(exported.content, content_type=exported.content_type)
+        response["Content-Disposition"] = attachment(exported.filename)
         response["ETag"] = etag(army_list.version)
         return response

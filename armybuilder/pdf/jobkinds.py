@@ -1,9 +1,8 @@
 """The roster PDF as a background job, for renders that would otherwise hold a request (large lists)."""
 from armybuilder.jobs.registry import JobError, JobResult, job_kind
 from armybuilder.lists.models import ArmyList
-
+from armybuilder.services.exports import list_pdf
 from armybuilder.services.printing.render import PrintOptionsError
-from armybuilder.services.printing.services import roster_filename, roster_pdf_for_list
 
 
 @job_kind("roster_pdf", title="Roster PDF", max_attempts=3)
@@ -14,14 +13,13 @@ def roster_pdf(ctx) -> JobResult:
         raise JobError("The list was deleted before its roster could be printed.")
     ctx.progress(10, f"Printing '{army_list.name}'")
     try:
-        pdf = roster_pdf_for_list(army_list=army_list, paper=params.get("paper", "a4"),
-                                  cards=bool(params.get("cards", True)), player=params.get("player", ""),
-                                  event=params.get("event", ""), list_url=params.get("list_url", ""),
-                                  extras=tuple(params.get("extras") or ()))
+        exported = list_pdf(army_list, paper=params.get("paper", "a4"), cards=bool(params.get("cards", True)),
+                            player=params.get("player", ""), event=params.get("event", ""),
+                            list_url=params.get("list_url", ""), extras=tuple(params.get("extras") or ()))
     except PrintOptionsError as exc:
         raise JobError(str(exc))
-    paper = params.get("paper", "a4")
-    return JobResult(file=pdf, filename=roster_filename(army_list.name, paper), content_type="application/pdf",
+    paper, pdf = params.get("paper", "a4"), exported.content
+    return JobResult(file=pdf, filename=exported.filename, content_type=exported.content_type,
                      data={"list": str(army_list.public_id), "version": army_list.version, "paper": paper,
                            "bytes": len(pdf)},
                      message=f"Roster of '{army_list.name}' (version {army_list.version}) is ready")

@@ -5,10 +5,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from armybuilder.downloads import attachment
 from armybuilder.lists.selectors import army_list_get_for_user, army_list_get_shared
+from armybuilder.services.exports import list_pdf
 from armybuilder.services.printing.forms import RosterOptionsForm, VerifyForm
 from armybuilder.services.printing.options import render_options, saved_print_options
 from armybuilder.services.printing.services import (BadCode, ListDocumentError, roster_filename, roster_pdf_cached,
-                                                    roster_pdf_for_list, roster_pdf_job_start, roster_qr_path,
+                                                    roster_pdf_job_start, roster_qr_path,
                                                     roster_renders_in_background, roster_verify, share_path)
 
 
@@ -55,7 +56,7 @@ def _roster_or_job(request, army_list, **options):
                                    session_key=request.session.session_key, **options)
         return redirect("jobs:status", job_id=job.pk)
     if pdf is None:
-        pdf = roster_pdf_for_list(army_list=army_list, **options)
+        pdf = list_pdf(army_list, **options).content
     return _pdf_response(pdf, army_list.name, options["paper"])
 
 

@@ -13,7 +13,8 @@ from armybuilder.lists.summary import my_lists
 from armybuilder.services.printing.extras import chart_svg, composition
 from armybuilder.services.printing.forms import PrintOptionsForm
 from armybuilder.services.printing.options import army_list_set_print_options, saved_print_options
-from armybuilder.services.printing.text import FLAVOURS, army_list_text, text_filename
+from armybuilder.services.exports import TEXT_FLAVOURS as FLAVOURS
+from armybuilder.services import exports
 from armybuilder.rules import check
 
 
@@ -30,10 +31,10 @@ def _flavour_or_400(request):
 
 
 def _text_response(army_list, flavour: str, download: bool) -> HttpResponse:
-    body = army_list_text(army_list=army_list, flavour=flavour)
-    response = HttpResponse(body, content_type="text/plain; charset=utf-8")
+    exported = exports.list_text(army_list, flavour=flavour)
+    response = HttpResponse(exported.content, content_type=exported.content_type)
     if download:
-        response["Content-Disposition"] = attachment(text_filename(army_list.name, flavour))
+        response["Content-Disposition"] = attachment(exported.filename)
     response["Cache-Control"] = "private, max-age=0"
     return response
 

@@ -3,7 +3,6 @@
 Every list URL goes through ``army_list_get_for_user`` (404 for a list that is missing
 or someone else's); the share page goes through ``army_list_get_shared``.
 """
-import json
 import re
 from dataclasses import dataclass
 
@@ -16,7 +15,6 @@ from django.middleware.csrf import get_token
 from django.utils.html import format_html
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
@@ -27,9 +25,9 @@ from armybuilder.lists import services as list_services
 from armybuilder.lists.catalog import handbook_data
 from armybuilder.lists.models import ListFormation, ListUnit
 from armybuilder.lists.history import HISTORY_LIMIT
-from armybuilder.lists.selectors import (army_list_document, army_list_force, army_list_get_for_user,
-                                         army_list_get_shared)
+from armybuilder.lists.selectors import army_list_force, army_list_get_for_user, army_list_get_shared
 from armybuilder.lists.services import ListOperationError, StaleListError
+from armybuilder.services.exports import ListFile, list_json
 from armybuilder.lists.summary import army_list_summary_store
 from armybuilder.ratelimit import client_ident, rate_limit_hit
 from armybuilder.rules import check
@@ -120,15 +118,10 @@ def form_problem(form) -> str:
     return "; ".join(parts) or "That request was not understood."
 
 
-def download(body: str, filename: str) -> HttpResponse:
-    response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = attachment(filename)
+def download(exported: ListFile) -> HttpResponse:
+    response = HttpResponse(exported.content, content_type=exported.content_type)
+    response["Content-Disposition"] = attachment(exported.filename)
     return response
-
-
-def export_body(army_list) -> tuple[str, str]:
-    body = json.dumps(army_list_document(army_list), indent=2, ensure_ascii=False) + "\n"
-    return body, f"{slugify(army_list.name) or 'army-list'}.json"
 
 
 # -- start page and list management ------------------------------------------------------------------------------
@@ -223,8 +216,7 @@ def list_export(request, public_id):
     army_list, login = own_list_or_login(request, public_id)
     if login:
         return login
-    body, filename = export_body(army_list)
-    return download(body, filename)
+    return download(list_json(army_list))
 
 
 # -- the builder -------------------------------------------------------------------------------------------------
@@ -564,8 +556,7 @@ def shared(request, share_token):
 
 
 def shared_export(request, share_token):
-    body, filename = export_body(army_list_get_shared(share_token=share_token))
-    return download(body, filename)
+    return download(list_json(army_list_get_shared(share_token=share_token)))
 
 
 @require_http_methods(["GET", "POST"])

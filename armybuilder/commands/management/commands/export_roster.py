@@ -5,7 +5,7 @@ from django.core.management.base import CommandError
 
 from armybuilder.commands import ProjectCommand
 from armybuilder.interchange.battlescribe.roster import BattleScribeRosterError
-from armybuilder.services.rosters import roster_export
+from armybuilder.services.exports import list_roster
 from armybuilder.lists.listjson.document import shorten
 from armybuilder.lists.models import ArmyList
 
@@ -26,7 +26,7 @@ class Command(ProjectCommand):
         if army_list is None:
             raise CommandError(f"no list {list_public_id}", returncode=2)
         try:
-            data = roster_export(army_list, zipped=output.suffix.lower() == ".rosz")
+            data = list_roster(army_list, zipped=output.suffix.lower() == ".rosz").content
         except BattleScribeRosterError as exc:
             raise CommandError("cannot export:\n" + "\n".join(f"  {p}" for p in exc.problems), returncode=2)
         try:

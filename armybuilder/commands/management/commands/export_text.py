@@ -5,7 +5,8 @@ from django.core.management.base import CommandError
 from armybuilder.commands import ProjectCommand, bounded_text
 from armybuilder.lists.listjson.document import shorten
 from armybuilder.lists.models import ArmyList
-from armybuilder.services.printing.text import FLAVOURS, army_list_text
+from armybuilder.services.exports import TEXT_FLAVOURS as FLAVOURS
+from armybuilder.services.exports import list_text
 
 
 class Command(ProjectCommand):
@@ -27,5 +28,5 @@ class Command(ProjectCommand):
         army_list = ArmyList.objects.select_related("handbook").filter(public_id=public_id).first()
         if army_list is None:
             raise CommandError(f"no list {list_public_id}", returncode=2)
-        self.stdout.write(army_list_text(army_list=army_list, flavour=flavour, player=player, event=event),
-                          ending="")
+        exported = list_text(army_list, flavour=flavour, player=player, event=event)
+        self.stdout.write(exported.content.decode("utf-8"), ending="")
