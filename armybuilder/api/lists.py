@@ -128,9 +128,10 @@ class HandbookRefInputSerializer(InputSerializer):
 
 
 def _variant_checked(handbook: hb.Handbook, variant: str | None) -> str:
-    if variant and not handbook.variants.filter(code=variant).exists():
-        raise serializers.ValidationError({"variant": [f"'{variant}' is not a variant of {handbook.name}."]})
-    return variant or ""
+    try:
+        return services.variant_checked(handbook, variant)
+    except services.ListOperationError as exc:
+        raise serializers.ValidationError({"variant": [f"{exc}."]}) from None
 
 
 # --- views ----------------------------------------------------------------------------------------

@@ -6,7 +6,9 @@ shows, so list endpoints run a fixed number of queries whatever the page size.
 from django.db.models import Prefetch
 from django.http import Http404
 
+from armybuilder.lists import pointers
 from armybuilder.lists.models import ArmyList, ListCard, ListFormation, ListUnit
+from armybuilder.lists.pointers import PointerError
 from handbooks import models as hb
 
 # Path indexes and revisions above this cannot exist; checking keeps huge numbers away from the database.
@@ -121,26 +123,24 @@ def cards_of(*, handbook: hb.Handbook, scope: str | None = None, q: str | None =
 
 # --- places in a list, by the same JSON pointers the list document uses -------------------------
 
-def _at(queryset, index: int, pointer: str):
-    found = list(queryset.order_by("order", "pk")[index:index + 1]) if 0 <= index <= MAX_INDEX else []
-    if not found:
-        raise Http404(f"The list has nothing at {pointer}.")
-    return found[0]
+def _at(resolve, army_list: ArmyList, pointer: str):
+    """The API's places are path segments (indices); the one resolver (``lists.pointers``) takes their pointer.
+    Whatever is wrong with it, the answer is the same 404."""
+    try:
+        return resolve(army_list, pointer)
+    except PointerError:
+        raise Http404(f"The list has nothing at {pointer}.") from None
 
 
 def list_formation_at(*, army_list: ArmyList, index: int) -> ListFormation:
-    return _at(ListFormation.objects.filter(army_list=army_list).select_related("formation"), index,
-               f"/formations/{index}")
+    return _at(pointers.list_formation_at, army_list, f"/formations/{index}")
 
 
 def list_unit_at(*, army_list: ArmyList, formation_index: int | None, index: int) -> ListUnit:
     if formation_index is None:
-        return _at(ListUnit.objects.filter(army_list=army_list, list_formation__isnull=True)
-                   .select_related("unit"), index, f"/support/{index}")
-    formation = list_formation_at(army_list=army_list, index=formation_index)
-    return _at(ListUnit.objects.filter(list_formation=formation).select_related("unit"), index,
-               f"/formations/{formation_index}/units/{index}")
+        return _at(pointers.list_unit_at, army_list, f"/support/{index}")
+    return _at(pointers.list_unit_at, army_list, f"/formations/{formation_index}/units/{index}")
 
 
 def list_card_at(*, army_list: ArmyList, index: int) -> ListCard:
-    return _at(ListCard.objects.filter(army_list=army_list), index, f"/cards/{index}")
+    return _at(pointers.list_card_at, army_list, f"/cards/{index}")

@@ -5,6 +5,7 @@ positions follow the list's own order, as :func:`armybuilder.lists.selectors.arm
 """
 import re
 
+from .errors import ListOperationError
 from .models import ArmyList, ListCard, ListFormation, ListUnit
 
 _FORMATION = re.compile(r"/formations/(\d{1,4})")
@@ -15,8 +16,8 @@ _CARD = re.compile(r"/cards/(\d{1,4})")
 GONE = "That part of the list is no longer there; reload the page to see the list as it is now."
 
 
-class PointerError(ValueError):
-    """The pointer names no part of this list."""
+class PointerError(ListOperationError, ValueError):
+    """The pointer names no part of this list (a ListOperationError: the pages show it as any other)."""
 
 
 def _nth(queryset, index: int, pointer: str):
@@ -37,7 +38,8 @@ def list_object_at(army_list: ArmyList, pointer: str):
         return _nth(ListUnit.objects.filter(list_formation=formation).select_related("unit"), int(match[2]), pointer)
     match = _FORMATION.fullmatch(pointer)
     if match is not None:
-        return _nth(ListFormation.objects.filter(army_list=army_list), int(match[1]), pointer)
+        return _nth(ListFormation.objects.filter(army_list=army_list).select_related("formation"), int(match[1]),
+                    pointer)
     match = _SUPPORT_UNIT.fullmatch(pointer)
     if match is not None:
         return _nth(ListUnit.objects.filter(army_list=army_list, list_formation__isnull=True).select_related("unit"),
@@ -46,6 +48,34 @@ def list_object_at(army_list: ArmyList, pointer: str):
     if match is not None:
         return _nth(ListCard.objects.filter(army_list=army_list), int(match[1]), pointer)
     raise PointerError(f"'{pointer}' does not point at a formation, unit, card or the force")
+
+
+def list_formation_at(army_list: ArmyList, pointer: str) -> ListFormation:
+    """The formation at ``/formations/N`` (one query)."""
+    if _FORMATION.fullmatch(pointer or "") is None:
+        raise PointerError(f"'{pointer}' does not point at a formation")
+    return list_object_at(army_list, pointer)
+
+
+def list_unit_at(army_list: ArmyList, pointer: str) -> ListUnit:
+    """The unit at ``/formations/N/units/M`` or ``/support/M`` (at most two queries)."""
+    if _FORMATION_UNIT.fullmatch(pointer or "") is None and _SUPPORT_UNIT.fullmatch(pointer or "") is None:
+        raise PointerError(f"'{pointer}' does not point at a unit")
+    return list_object_at(army_list, pointer)
+
+
+def list_card_at(army_list: ArmyList, pointer: str) -> ListCard:
+    """The command card at ``/cards/K`` (one query)."""
+    if _CARD.fullmatch(pointer or "") is None:
+        raise PointerError(f"'{pointer}' does not point at a command card")
+    return list_object_at(army_list, pointer)
+
+
+def list_target_at(army_list: ArmyList, pointer: str) -> ListFormation | ListUnit:
+    """A card's (or a name's) target: a formation or a unit."""
+    if _FORMATION.fullmatch(pointer or ""):
+        return list_formation_at(army_list, pointer)
+    return list_unit_at(army_list, pointer)
 
 
 def pointer_of(army_list: ArmyList, obj) -> str:

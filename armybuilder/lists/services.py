@@ -22,15 +22,12 @@ from armybuilder.rules.force import ForceCard, ForceFormation, ForceUnit
 from handbooks import models as hb
 
 from .catalog import handbook_data
+from .errors import ListOperationError
 from .history import HISTORY_LIMIT, history_baseline, history_entry, history_record
 from .models import ArmyList, ListCard, ListFormation, ListUnit, ListUpgrade
 from .pointers import PointerError, list_object_at, pointer_of
 from .revisions import RevisionError, revision_update_for
 from .selectors import DbCatalog, army_list_document, army_list_force
-
-
-class ListOperationError(Exception):
-    """The operation makes no sense for this list (wrong book, unknown code …)."""
 
 
 class StaleListError(Exception):
@@ -69,11 +66,17 @@ def _next_order(queryset) -> int:
     return (queryset.aggregate(n=Max("order"))["n"] or 0) + 1
 
 
+def variant_checked(handbook: hb.Handbook, variant: str | None) -> str:
+    """The variant as stored ("" for none); ListOperationError when the book has no such variant."""
+    if variant and not handbook.variants.filter(code=variant).exists():
+        raise ListOperationError(f"'{variant}' is not a variant of {handbook.name}")
+    return variant or ""
+
+
 def army_list_create(*, owner=None, session_key: str = "", handbook: hb.Handbook, name: str,
                      points_limit: int | None = None, variant: str = "", year: int | None = None) -> ArmyList:
     name = (name or "").strip() or f"{handbook.name} force"
-    if variant and not handbook.variants.filter(code=variant).exists():
-        raise ListOperationError(f"'{variant}' is not a variant of {handbook.name}")
+    variant = variant_checked(handbook, variant)
     if points_limit is None and handbook.system.uses_points:
         points_limit = default_points_limit(handbook)
     army_list = ArmyList.objects.create(owner=owner, session_key=session_key if owner is None else "",
@@ -93,8 +96,8 @@ def army_list_update(*, army_list: ArmyList, expected_version: int | None = None
         fields["name"] = (fields["name"] or "").strip()[:120]
         if not fields["name"]:
             raise ListOperationError("a list needs a name")
-    if fields.get("variant") and fields["variant"] not in set(army_list.handbook.variants.values_list("code", flat=True)):
-        raise ListOperationError(f"'{fields['variant']}' is not a variant of {army_list.handbook.name}")
+    if fields.get("variant"):
+        variant_checked(army_list.handbook, fields["variant"])
     if fields.get("visibility") not in (None, "private", "shared"):
         raise ListOperationError("visibility is 'private' or 'shared'")
     if fields.get("visibility") == "shared" and army_list.visibility != "shared":

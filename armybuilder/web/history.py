@@ -11,11 +11,11 @@ from django import forms
 from armybuilder.lists import services as list_services
 from armybuilder.lists.history import history_entries
 from armybuilder.lists.revisions import RevisionError, newer_revision, revision_update
+from armybuilder.lists.pointers import list_target_at
 from armybuilder.lists.selectors import DbCatalog, army_list_document
 from armybuilder.lists.services import MAX_CUSTOM_NAME, MAX_ITEM_NOTES
 
 from .forms import POINTER, VersionForm
-from .selectors import list_target_at
 
 SHOWN_ENTRIES = 10  # the panel lists this many (every answer carries it); "show all" and the API give every kept one
 

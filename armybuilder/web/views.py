@@ -26,6 +26,7 @@ from armybuilder.lists.catalog import handbook_data
 from armybuilder.lists.models import ListFormation, ListUnit
 from armybuilder.lists.history import HISTORY_LIMIT
 from armybuilder.lists.selectors import army_list_force, army_list_get_for_user, army_list_get_shared
+from armybuilder.lists.pointers import list_card_at, list_formation_at, list_target_at, list_unit_at
 from armybuilder.lists.services import ListOperationError, StaleListError
 from armybuilder.services.exports import ListFile, list_json
 from armybuilder.lists.summary import army_list_summary_store
@@ -36,8 +37,7 @@ from . import forms
 from . import history as builder_history
 from .builder import allied_offers, builder_view
 from .extras_views import composition_html, my_lists_context
-from .selectors import (allied_handbook, allied_handbooks, list_card_at, list_formation_at, list_target_at,
-                        list_unit_at)
+from .selectors import allied_handbook, allied_handbooks
 from .services import army_list_choose_upgrade, player_display_name
 
 STALE_MESSAGE = "This list was changed in another tab or window — reload to see the newer version."
