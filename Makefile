@@ -39,6 +39,7 @@ serve: install
 
 test: install-dev install-browser install-test-tools
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 deploy-check: install

@@ -14,6 +14,8 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from armybuilder.celery import app
+
 logger = logging.getLogger("armybuilder.health")
 
 
@@ -35,8 +37,6 @@ def _cache() -> str:
 def _broker() -> str:
     if settings.JOBS_IN_PROCESS:
         return "not used (jobs run in-process)"
-    from armybuilder.celery import app
-
     with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=2)
     return "ok"

@@ -14,7 +14,7 @@ from rest_framework import exceptions, status
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from armybuilder.errors import RETRY_AFTER_SECONDS, service_down
-from armybuilder.lists.listjson.document import ListDocumentError
+from armybuilder.lists.listjson.document import MAX_PROBLEMS, ListDocumentError, ListProblem
 from armybuilder.services.events.services import EventError, EventPermissionError
 from armybuilder.lists.services import ListGoneError, ListOperationError, StaleListError
 
@@ -65,8 +65,6 @@ class ProblemsError(exceptions.APIException):
 def _short(problems: list[dict]) -> list[dict]:
     """Problems fit to send back: at most MAX_PROBLEMS, each message with long values cut (no echo of a
     megabyte the client sent)."""
-    from armybuilder.lists.listjson.document import MAX_PROBLEMS, ListProblem
-
     out = [ListProblem(p["pointer"], p["message"]).as_dict() for p in problems[:MAX_PROBLEMS]]
     if len(problems) > MAX_PROBLEMS:
         out.append({"pointer": "", "message": f"and {len(problems) - MAX_PROBLEMS} more problem(s) not shown"})

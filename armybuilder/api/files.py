@@ -11,6 +11,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.parsers import BaseParser
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.response import Response
 
 from armybuilder.downloads import attachment
 from armybuilder.interchange.battlescribe.roster import MAX_ROSTER_BYTES
@@ -194,8 +195,6 @@ class ListRosImportApi(ListApi):
         army_list.refresh_from_db()
         army_list.warnings = result.warnings
         body = _detail(army_list, RosterImportOutputSerializer)
-        from rest_framework.response import Response
-
         response = Response(body, status=201)
         response["ETag"] = etag(army_list.version)
         return response

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.module_loading import autodiscover_modules
 
 
 class JobsConfig(AppConfig):
@@ -8,6 +9,4 @@ class JobsConfig(AppConfig):
 
     def ready(self):
         # Every app's job kinds must be registered before a worker takes its first job.
-        from django.utils.module_loading import autodiscover_modules
-
         autodiscover_modules("jobkinds")

@@ -6,9 +6,10 @@ Password reset uses Django's own views with this site's templates.
 """
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login, logout
+from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -87,8 +88,6 @@ def axes_username(request, credentials=None) -> str | None:
     """The username django-axes counts attempts under: what was typed, cut to the longest possible username.
     (Django's log-in form lets any length through to authenticate(), and axes stored it whole: a 5,000-character
     name was a 500 on PostgreSQL.)"""
-    from django.contrib.auth import get_user_model
-
     source = credentials if credentials else getattr(request, "POST", {})
     value = source.get(get_user_model().USERNAME_FIELD) if source else None
     if value is None:
@@ -99,8 +98,6 @@ def axes_username(request, credentials=None) -> str | None:
 
 def locked_out(request, response=None, credentials=None):
     """django-axes' answer once a username and address are locked out: the log-in page, saying so (429)."""
-    from django.contrib.auth.forms import AuthenticationForm
-
     form = AuthenticationForm(request, data=None)
     message = LOCKED_OUT.format(minutes=_minutes(settings.AXES_COOLOFF_TIME))
     return render(request, "web/accounts/login.html",

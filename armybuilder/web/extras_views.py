@@ -13,9 +13,12 @@ from armybuilder.lists.summary import my_lists
 from armybuilder.services.printing.extras import chart_svg, composition
 from armybuilder.services.printing.forms import PrintOptionsForm
 from armybuilder.services.printing.options import army_list_set_print_options, saved_print_options
-from armybuilder.services.exports import TEXT_FLAVOURS as FLAVOURS
-from armybuilder.services import exports
+from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.rules import check
+from armybuilder.services import exports
+from armybuilder.services.exports import TEXT_FLAVOURS as FLAVOURS
+from armybuilder.services.starter import army_list_start_cheapest
+from handbooks.models import GameSystem
 
 
 def own_list(request, public_id):
@@ -119,8 +122,6 @@ def list_print_options(request, public_id):
 
 def my_lists_context(request) -> dict:
     """The start page's list of the visitor's lists, filtered by ?system= and ?q= (words of the name)."""
-    from handbooks.models import GameSystem
-
     visible = army_lists_visible_to(request.user, request.session.session_key)
     systems = dict(GameSystem.objects.filter(army_lists__in=visible).distinct().order_by("name")
                    .values_list("code", "name"))
@@ -136,9 +137,6 @@ def my_lists_context(request) -> dict:
 @require_POST
 def list_starter(request, public_id):
     """A new list: the cheapest legal force of the chosen formation of this list's book."""
-    from armybuilder.lists.listjson.document import ListDocumentError
-    from armybuilder.services.starter import army_list_start_cheapest
-
     army_list = own_list(request, public_id)
     code = request.POST.get("formation", "")[:200]
     owner = {"owner": request.user} if request.user.is_authenticated else {"session_key": request.session.session_key}

@@ -1,9 +1,11 @@
 """Writes the browser builder needs beyond armybuilder.lists.services."""
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from armybuilder.lists import services as list_services
 from armybuilder.lists.matchups import MatchupError, matchup_figures, matchup_record_answers
 from armybuilder.lists.models import ArmyList, ListUnit, ListUpgrade, Matchup
+
+from .models import PlayerProfile
 
 
 def army_lists_claim_for_user(*, user, session_key: str | None) -> int:
@@ -110,8 +112,6 @@ class UsernameTaken(Exception):
 def user_sign_up(*, form) -> object:
     """Save a valid sign-up form. Two sign-ups with one name at the same moment both pass the form's
     uniqueness check; the database's unique constraint decides, and the loser gets UsernameTaken (not a 500)."""
-    from django.db import IntegrityError
-
     try:
         with transaction.atomic():
             return form.save()
@@ -121,16 +121,12 @@ def user_sign_up(*, form) -> object:
 
 def player_display_name(user) -> str:
     """The name a player chose to show on shared lists; empty (show none) when they chose none."""
-    from .models import PlayerProfile
-
     if user is None:
         return ""
     return PlayerProfile.objects.filter(user=user).values_list("display_name", flat=True).first() or ""
 
 
 def player_set_display_name(*, user, display_name: str) -> None:
-    from .models import PlayerProfile
-
     PlayerProfile.objects.update_or_create(user=user, defaults={"display_name": display_name.strip()[:60]})
 
 

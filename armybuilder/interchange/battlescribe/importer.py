@@ -15,8 +15,9 @@ from pathlib import Path
 from .allies import DEFAULT_PATH as DEFAULT_ALLIES
 from .allies import AlliesTable, AlliesTableError, read_allies_table
 from .collector import collector_paused
-from .fow import generic_system_code, is_flames_of_war, map_catalogue
+from .fow import generic_nation, generic_system_code, is_flames_of_war, map_catalogue
 from .index import Index
+from .load import current_imports, current_source_hashes, load_documents  # the only part that touches the DB
 from .nations import nation_for
 from .nodes import Catalogue, flag, number
 from .parse import parse_document
@@ -210,8 +211,6 @@ def _map_library(paths: list[Path], *, limits: ReadLimits, known: dict[str, str]
     for cat in catalogues:
         code, _, _, matched = nation_for(cat.name, cat.source)
         if not fow:
-            from .fow import generic_nation
-
             code, matched = generic_nation(cat)[0], True
         rep = CatalogueReport(source=cat.source, catalogue_id=cat.id, name=cat.name, revision=cat.revision,
                               handbook_code=cat.id, nation=code)
@@ -294,8 +293,6 @@ def import_library(paths: list[Path], *, dry_run: bool = False, limits: ReadLimi
 
 def _import_library(paths: list[Path], *, dry_run: bool, limits: ReadLimits,
                     allies: AlliesTable | Path | None) -> ImportReport:
-    from .load import current_imports, current_source_hashes, load_documents  # the only part that touches the DB
-
     if not dry_run and allies is None:
         quick = _unchanged_library(paths, current_imports(), limits)
         if quick is not None:

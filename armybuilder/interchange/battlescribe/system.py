@@ -14,6 +14,7 @@ from pathlib import Path
 
 import yaml
 
+from .fow import generic_nation, generic_system_code
 from .index import Index
 from .nations import nation_for
 
@@ -69,8 +70,6 @@ def system_document(index: Index, catalogues, base: dict | None = None) -> dict:
 
 def generic_system_document(index: Index, catalogues) -> dict:
     """A game system that is not Flames of War: its own system, one nation per catalogue."""
-    from .fow import generic_nation, generic_system_code
-
     doc = {"kind": "system", "format": 1, "code": generic_system_code(index.system),
            "name": (index.system.name or index.system.id)[:200], "uses_points": True,
            "description": f"Imported from the BattleScribe game system {index.system.id} (revision "

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from django.http import Http404
 from django.utils import timezone
 
+from handbooks.models import Handbook, Nation
+
 from .models import Event, EventOrganiser, Registration, Submission
 
 
@@ -70,8 +72,6 @@ def event_get_organised(*, public_id, user) -> Event:
 
 def pack_names(event: Event) -> dict:
     """The names of the books and nations the rules pack names by code."""
-    from handbooks.models import Handbook, Nation
-
     books = dict(Handbook.objects.filter(system_id=event.system_id, code__in=event.allowed_books, is_current=True)
                  .values_list("code", "name")) if event.allowed_books else {}
     nations = dict(Nation.objects.filter(system_id=event.system_id, code__in=event.allowed_nations)

@@ -19,6 +19,7 @@ from armybuilder.services.printing.codes import list_code
 from armybuilder.services.printing.context import pointer_labels
 from armybuilder.rules import check
 from armybuilder.rules.event_pack import PackSettings, check_with_pack
+from armybuilder.rules.generic import card_points
 from armybuilder.rules.report import ERROR
 from handbooks.models import GameSystem, Handbook
 
@@ -226,8 +227,6 @@ def check_document(document: dict, pack: PackSettings) -> CheckResult:
 
 
 def _card_points(card) -> int:
-    from armybuilder.rules.generic import card_points
-
     return card_points(card)
 
 

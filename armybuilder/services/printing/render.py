@@ -47,15 +47,15 @@ def _weasy():
 
 
 def _load_weasy():
-    import weasyprint
-    from weasyprint.text.fonts import FontConfiguration
-    from weasyprint.urls import URLFetcher
+    # Importing WeasyPrint loads Pango, HarfBuzz and the font machinery: seconds on a busy machine, and memory in
+    # every process. Only a process that prints pays for it (the API, the commands and most workers never do).
+    import weasyprint  # noqa: PLC0415
 
-    fonts = FontConfiguration()
+    fonts = weasyprint.text.fonts.FontConfiguration()
     path = finders.find(STYLESHEET)
     if path is None:
         raise RuntimeError(f"the print stylesheet static/{STYLESHEET} is missing")
-    fetcher = URLFetcher(allowed_protocols={"data"})
+    fetcher = weasyprint.urls.URLFetcher(allowed_protocols={"data"})
     css = weasyprint.CSS(filename=path, font_config=fonts, url_fetcher=fetcher)
     return weasyprint, fonts, css, fetcher
 
