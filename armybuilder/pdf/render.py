@@ -1,6 +1,8 @@
 """Printable rosters and unit cards: HTML from our template, PDF from WeasyPrint.
 
-One entry point, ``roster_pdf_render``. The stylesheet is parsed once per process
+One entry point, ``roster_pdf_render``. The roster and unit card templates are the game system's
+(``armybuilder.systems``: the shared ``pdf/roster.html`` and ``pdf/_card.html`` unless a system has its
+own). The stylesheet is parsed once per process
 and shared; the few things that change per document (paper size, verification
 code, the NOT LEGAL mark) go in a small inline style with no user text in it.
 User text (list, player and event names) only ever reaches the page through
@@ -15,6 +17,7 @@ from django.utils.safestring import mark_safe
 
 from armybuilder.rules.force import Force
 from armybuilder.rules.report import Report
+from armybuilder.systems import system_for
 from handbooks.models import GameSystem
 
 from .codes import list_code, qr_svg_data_uri
@@ -22,7 +25,6 @@ from .context import roster_context
 from .extras import roster_extras
 from .selectors import unit_sheets
 
-TEMPLATE = "pdf/roster.html"
 STYLESHEET = "pdf/roster.css"
 
 PAPERS = {
@@ -95,7 +97,7 @@ def roster_html(*, force: Force, report: Report, document: dict, paper: str = "a
         "page_css": mark_safe(_page_css(paper=paper, code=code, legal=report.legal, errors=len(report.errors))),
     })
     context.update(roster_extras(force=force, report=report, context=context, extras=extras))
-    return render_to_string(TEMPLATE, context)
+    return render_to_string(system_for(force.system).roster_template, context)
 
 
 def html_to_pdf(html: str) -> bytes:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from armybuilder.rules import check
+from armybuilder.systems import systems_with_mapping
 
 from .roster import ROSTER_LIMITS, RosterError, read_roster_bytes
 from .roster_map import MappedRoster, roster_to_document
@@ -29,10 +30,15 @@ class RosterImport:
 
 
 def battlescribe_systems() -> tuple[str, ...]:
+    """The systems a roster's catalogues are looked up in: those with books imported from BattleScribe, the
+    ones with a BattleScribe mapping of their own first (then imported systems by code); those mapped
+    systems when nothing is imported yet."""
     from handbooks.models import Handbook
 
-    codes = list(Handbook.objects.filter(source="battlescribe").values_list("system__code", flat=True).distinct())
-    return tuple(sorted(set(codes), key=lambda c: (c != "fow4", c))) or ("fow4",)
+    mapped = [s.code for s in systems_with_mapping()]
+    codes = set(Handbook.objects.filter(source="battlescribe").values_list("system__code", flat=True).distinct())
+    first = [c for c in mapped if c in codes]
+    return tuple(first + sorted(codes - set(first))) or tuple(mapped)
 
 
 def roster_import(*, data: bytes, source: str, owner=None, session_key: str = "", name: str | None = None,
