@@ -369,8 +369,9 @@ def roster_to_document(roster: dict, catalog, *, systems: tuple[str, ...] | None
 
     ``catalog`` is any object with ``handbook(system, code, revision)`` and ``revisions(system, code)``
     (e.g. ``armybuilder.lists.selectors.DbCatalog``); ``systems`` are the game-system codes to look
-    the roster's catalogues up in (by default those with a BattleScribe mapping). Raises :class:`RosterError` when the roster cannot be mapped at
-    all; selections the book does not offer where they sit become ``warnings`` with their cost.
+    the roster's catalogues up in (by default those with a BattleScribe mapping). Raises
+    :class:`RosterError` when the roster cannot be mapped at all; selections the book does not offer
+    where they sit become ``warnings`` with their cost.
     """
     if not isinstance(roster, dict):
         raise RosterError(["a roster is an object"])
