@@ -4,12 +4,13 @@ Everything is addressed by codes and the handbook revision, never by database
 keys: /api/v1/handbooks/<system>/<code>/<revision>/formations/<code>/.
 Anyone may read game data; the endpoints are not throttled beyond the defaults.
 """
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from armybuilder.systems import system_for
 from handbooks import models as hb
 
 from . import selectors
@@ -31,11 +32,23 @@ class SystemOutputSerializer(serializers.ModelSerializer):
         fields = ["code", "name", "uses_points", "description"]
 
 
+class ListExtraOutputSerializer(serializers.Serializer):
+    pointer = serializers.CharField(help_text="Where the field sits in a list document; * stands for any index.")
+    meaning = serializers.CharField()
+
+
 class SystemDetailOutputSerializer(SystemOutputSerializer):
     nations = NationOutputSerializer(many=True, read_only=True)
+    list_extras = serializers.SerializerMethodField(
+        help_text="The fields of the list document (docs/list-format.md) only this system gives a meaning to.")
 
     class Meta(SystemOutputSerializer.Meta):
-        fields = SystemOutputSerializer.Meta.fields + ["nations"]
+        fields = SystemOutputSerializer.Meta.fields + ["nations", "list_extras"]
+
+    @extend_schema_field(ListExtraOutputSerializer(many=True))
+    def get_list_extras(self, system) -> list[dict]:
+        return [{"pointer": extra.pointer, "meaning": extra.meaning}
+                for extra in system_for(system.code, system.name).list_extras]
 
 
 class HandbookOutputSerializer(serializers.ModelSerializer):

@@ -1,17 +1,7 @@
 """Plain-text rendering of a report, for the command line and text exports."""
 from armybuilder.rules.force import Force
 from armybuilder.rules.report import Report
-
-FIGURE_LABELS = {
-    "formations": "Formations",
-    "allied_formations": "Allied formations",
-    "purchases": "Units bought",
-    "game_units": "Game units",
-    "teams": "Teams",
-    "observers": "Observers",
-    "reserves_on_table_max": "Most points on table in Reserves missions",
-    "command_cards": "Command cards",
-}
+from armybuilder.systems.figures import figure_label
 
 
 def report_text(force: Force, report: Report) -> str:
@@ -22,7 +12,7 @@ def report_text(force: Force, report: Report) -> str:
         lines.append(f"Points: {report.total_points}{limit}")
     for key, value in report.figures.items():
         if isinstance(value, (int, float, str)):
-            lines.append(f"{FIGURE_LABELS.get(key, key.replace('_', ' ').capitalize())}: {value}")
+            lines.append(f"{figure_label(key)}: {value}")
     errors, warnings = len(report.errors), len(report.warnings)
     verdict = "LEGAL" if report.legal else "NOT LEGAL"
     lines.append(f"{verdict}: {errors} error(s), {warnings} warning(s)")

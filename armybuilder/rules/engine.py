@@ -11,6 +11,11 @@ def register(module) -> None:
     MODULES[module.SYSTEM] = module
 
 
+def unregister(system: str) -> None:
+    """Forget a rules module added with ``register`` (a system added for a while, as tests do)."""
+    MODULES.pop(system, None)
+
+
 def check(force: Force) -> Report:
     report = Report(system=force.system, points_limit=force.points_limit)
     module = MODULES.get(force.system)

@@ -17,6 +17,7 @@ from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists.selectors import DbCatalog, army_list_force
 from armybuilder.lists.services import army_list_import
 from armybuilder.rules import check
+from armybuilder.systems import systems_with_mapping
 from handbooks.models import Handbook
 
 
@@ -33,8 +34,13 @@ class RosterImport:
 
 
 def battlescribe_systems() -> tuple[str, ...]:
-    codes = list(Handbook.objects.filter(source="battlescribe").values_list("system__code", flat=True).distinct())
-    return tuple(sorted(set(codes), key=lambda c: (c != "fow4", c))) or ("fow4",)
+    """The systems a roster's catalogues are looked up in: those with books imported from BattleScribe, the
+    ones with a BattleScribe mapping of their own first (then imported systems by code); those mapped
+    systems when nothing is imported yet."""
+    mapped = [s.code for s in systems_with_mapping()]
+    codes = set(Handbook.objects.filter(source="battlescribe").values_list("system__code", flat=True).distinct())
+    first = [c for c in mapped if c in codes]
+    return tuple(first + sorted(codes - set(first))) or tuple(mapped)
 
 
 def roster_import(*, data: bytes, source: str, owner=None, session_key: str = "", name: str | None = None,

@@ -18,8 +18,9 @@ from armybuilder.rules.report import Issue, Report
 from armybuilder.rules.battlescribe.choices import alternatives, cheapest_price, size_teams
 from armybuilder.rules.battlescribe.editing import card_place, unit_slot
 from armybuilder.rules.battlescribe.names import display_name
+from armybuilder.systems import system_for
+from armybuilder.systems.figures import option_pool_text
 
-from .figures import figure_groups, option_pool_text
 from .selection_tree import unit_choice_view
 
 KIND_LABELS = {"hq": "HQ", "black": "Compulsory", "grey": "Optional", "options": "Options"}
@@ -332,6 +333,7 @@ class BuilderView:
     outflank_choices: list = field(default_factory=lambda: list(OUTFLANK_CHOICES))
     root_needed: bool = False  # Operation WW2: the force still needs its one Standard choice
     grows_by_options: bool = False  # Operation WW2: further formations come from options boxes
+    support_hint: str = ""  # the system's line over the force's support
     card_groups: list = field(default_factory=list)  # CardOfferGroup: the offers by scope
 
     @property
@@ -795,8 +797,9 @@ def builder_view(force: Force, report: Report, ally_books: list = ()) -> Builder
                      if in_variant(box.variants, force.variant) or box.code in support_by_box]
     cards = b.card_views()
     b.attach_issues(formations, support_boxes, cards)
-    # Operation WW2 grows from one Standard choice; every other formation is bought with options.
-    grows_by_options = any(f.is_standard for f in book.formations.values()) and force.system == "oww2"
+    system = system_for(force.system, book.system_name)
+    # A system that grows from one Standard choice buys every other formation with options.
+    grows_by_options = system.grows_by_options and any(f.is_standard for f in book.formations.values())
     has_root = any(f.parent_index is None for f in force.formations)
     offers = []
     for formation in book.formations.values():
@@ -817,12 +820,12 @@ def builder_view(force: Force, report: Report, ally_books: list = ()) -> Builder
                        errors=sum(1 for i in issues if i.severity == "error"),
                        warnings=sum(1 for i in issues if i.severity == "warning"),
                        variants=sorted(book.variants.items(), key=lambda kv: kv[1]), uses_points=book.uses_points,
-                       figures=figure_groups(force, report), system=force.system,
-                       # Only Operation WW2 checks availability dates; a year imported with another list still shows.
-                       uses_year=force.system == "oww2" or force.year is not None,
-                       has_cards=bool(book.cards) or bool(force.cards),
-                       has_support=bool(book.support_boxes) or bool(force.support),
-                       uses_letters=force.system == "waf",
+                       figures=system.figures(force, report), system=force.system,
+                       # A year imported with a list of a system without dates still shows.
+                       uses_year=system.uses_year or force.year is not None,
+                       has_cards=system.shows("cards") and (bool(book.cards) or bool(force.cards)),
+                       has_support=system.shows("support") and (bool(book.support_boxes) or bool(force.support)),
+                       uses_letters=system.uses_letters, support_hint=system.support_hint,
                        root_needed=grows_by_options and not has_root, grows_by_options=grows_by_options,
                        card_groups=[g for g in card_groups if g.offers])
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from .allies import DEFAULT_PATH as DEFAULT_ALLIES
 from .allies import AlliesTable, AlliesTableError, read_allies_table
 from .collector import collector_paused
-from .fow import generic_nation, generic_system_code, is_flames_of_war, map_catalogue
+from .fow import generic_nation, generic_system_code, is_flames_of_war, map_catalogue, system_code_for
 from .index import Index
 from .load import current_imports, current_source_hashes, load_documents  # the only part that touches the DB
 from .nations import nation_for
@@ -185,7 +185,7 @@ def _map_library(paths: list[Path], *, limits: ReadLimits, known: dict[str, str]
     out.index = index
     fow = is_flames_of_war(index)
     sys_report = CatalogueReport(source=system.source, catalogue_id=system.id, name=system.name,
-                                 revision=system.revision, handbook_code="fow4" if fow else generic_system_code(system))
+                                 revision=system.revision, handbook_code=system_code_for(index))
     if not fow:
         sys_report.info(system.id, "gameSystem", f"{system.name!r} is not Flames of War: imported as the generic "
                         f"system {generic_system_code(system)!r} (root entries become boxes per category)")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from armybuilder.rules.battlescribe.catalogue import Catalogue, Slot
+from armybuilder.systems import systems_with_mapping
 
 from .roster import BattleScribeRosterError, _count, _keys
 
@@ -363,16 +364,19 @@ def _named(doc: dict, sel: dict) -> dict:
     return doc
 
 
-def roster_to_document(roster: dict, catalog, *, systems: tuple[str, ...] = ("fow4",)) -> MappedRoster:
+def roster_to_document(roster: dict, catalog, *, systems: tuple[str, ...] | None = None) -> MappedRoster:
     """Map a roster (as read by :func:`.roster.read_roster_bytes`) onto our list document.
 
     ``catalog`` is any object with ``handbook(system, code, revision)`` and ``revisions(system, code)``
     (e.g. ``armybuilder.lists.selectors.DbCatalog``); ``systems`` are the game-system codes to look
-    the roster's catalogues up in. Raises :class:`BattleScribeRosterError` when the roster cannot be mapped at
-    all; selections the book does not offer where they sit become ``warnings`` with their cost.
+    the roster's catalogues up in (by default those with a BattleScribe mapping). Raises
+    :class:`BattleScribeRosterError` when the roster cannot be mapped at all; selections the book does not offer
+    where they sit become ``warnings`` with their cost.
     """
     if not isinstance(roster, dict):
         raise BattleScribeRosterError(["a roster is an object"])
+    if systems is None:
+        systems = tuple(s.code for s in systems_with_mapping())
     return _Mapper(roster, catalog, tuple(systems)).map()
 
 

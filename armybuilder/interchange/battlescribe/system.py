@@ -1,4 +1,4 @@
-"""The fow4 game-system document extended with what BattleScribe data needs.
+"""The Flames of War game-system document extended with what BattleScribe data needs.
 
 Choice (see docs/battlescribe-import.md): profile types are added with their
 BattleScribe ids as codes and characteristic type ids as characteristic codes,
@@ -18,7 +18,6 @@ from .fow import generic_nation, generic_system_code
 from .index import Index
 from .nations import nation_for
 
-SYSTEM_CODE = "fow4"
 BASE_SYSTEM_FILE = Path(__file__).resolve().parents[3] / "handbooks" / "data" / "systems" / "flames-of-war.yaml"
 
 
@@ -43,7 +42,7 @@ def profile_type_table(index: Index) -> dict[str, dict]:
 
 
 def system_document(index: Index, catalogues, base: dict | None = None) -> dict:
-    """The fow4 system doc plus every nation and profile type the imported catalogues need."""
+    """The Flames of War system doc plus every nation and profile type the imported catalogues need."""
     doc = dict(base or base_system_doc())
     doc["nations"] = list(doc.get("nations", []))
     known = {n["code"] for n in doc["nations"]}

@@ -6,20 +6,18 @@ beyond loops and the PDF tests only need to check that it reached the page.
 import re
 from dataclasses import dataclass, field
 
-from armybuilder.lists.reporting import FIGURE_LABELS
 from armybuilder.rules.battlescribe.names import display_name
 from armybuilder.rules.force import Force, ForceCard, ForceFormation, ForceUnit
 from armybuilder.rules.generic import card_points, unit_points
 from armybuilder.rules.report import Report
+from armybuilder.systems import system_for
+from armybuilder.systems.figures import figure_label
 
 from .selectors import ProfileSheet, UnitSheet
 
 CARDS_PER_PAGE = 4  # two columns by two rows, on A4 and on Letter
 CARDS_PER_ROW = 2
 GRID_LINE_CHARS = 60  # characters that safely fit one line of a card at 7.5pt (about 66 do on A4)
-
-SYSTEM_NAMES = {"fow4": "Flames of War (4th edition)", "oww2": "Operation World War II", "hof": "Hail of Fire",
-                "waf": "War Ain't Fair"}
 
 
 # ---------------------------------------------------------------- plain data for the template
@@ -227,14 +225,22 @@ def _profile_tables(profiles: list[ProfileSheet], labels: dict, first_column: st
     return blocks
 
 
-def card_blocks(sheet: UnitSheet, system: str) -> list[Block]:
+# How a unit card lays out a stat line, by the name a game system gives (``GameSystem.card_layout``):
+# the unit profile's blocks, and the labels of weapon columns.
+CARD_LAYOUTS = {
+    "fow": (_fow_unit_blocks, FOW_WEAPON_LABELS),
+    "generic": (_generic_unit_blocks, {}),
+}
+
+
+def card_blocks(sheet: UnitSheet, layout: str = "generic") -> list[Block]:
+    unit_blocks, weapon_labels = CARD_LAYOUTS.get(layout, CARD_LAYOUTS["generic"])
     blocks: list[Block] = []
-    is_fow = system == "fow4"
     for profile in sheet.profiles_for("unit"):
-        blocks += _fow_unit_blocks(profile) if is_fow else _generic_unit_blocks(profile)
+        blocks += unit_blocks(profile)
     weapons = sheet.profiles_for("weapon")
     if weapons:
-        blocks += _profile_tables(weapons, FOW_WEAPON_LABELS if is_fow else {}, "Weapon")
+        blocks += _profile_tables(weapons, weapon_labels, "Weapon")
     teams = sheet.profiles_for("team", "card")
     if teams:
         blocks += _profile_tables(teams, {}, "Team")
@@ -369,7 +375,7 @@ def _figures(report: Report, uses_points: bool) -> list[Cell]:
         value = report.figures[key]
         if key in skip or not isinstance(value, (int, float, str)) or isinstance(value, bool):
             continue
-        label = FIGURE_LABELS.get(key, key.replace("_", " ").capitalize())
+        label = figure_label(key)
         if key == "reserves_on_table_max":
             label, value = "On table in Reserves missions", f"at most {value} points"
         cells.append(Cell(label, str(value)))
@@ -497,6 +503,7 @@ def _card_text(card: ForceCard, context) -> DataRule:
 def unit_cards(force: Force, report: Report, sheets: dict) -> list[UnitCard]:
     """One card per distinct unit (same unit, size and options), in list order, with how often it is taken."""
     uses_points = force.handbook.uses_points
+    layout = system_for(force.system).card_layout
     cards: dict[tuple, UnitCard] = {}
     for unit, book in _units_with_books(force):
         key = _unit_key(unit, book.key)
@@ -520,7 +527,7 @@ def unit_cards(force: Force, report: Report, sheets: dict) -> list[UnitCard]:
             size=_size(unit, report), teams=_teams(unit, report), upgrades=_upgrades(unit, report),
             points=_points(_unit_points(unit, report), uses_points),
             book=book.name if book.key != force.handbook.key else "",
-            blocks=card_blocks(sheet, force.system) if sheet else [],
+            blocks=card_blocks(sheet, layout) if sheet else [],
             team_names=[t.name for t in sheet.teams] if sheet else [],
             rules=_unit_rules(unit, book, sheet), letter=unit.letter)
     return list(cards.values())
@@ -543,13 +550,15 @@ def roster_context(*, force: Force, report: Report, sheets: dict, system_name: s
                    event: str = "", with_cards: bool = True) -> dict:
     book = force.handbook
     uses_points = book.uses_points
+    system = system_for(force.system)
     cards = unit_cards(force, report, sheets)
     errors = len(report.errors)
     return {
         "name": force.name,
         "player": player,
         "event": event,
-        "system": system_name or SYSTEM_NAMES.get(force.system, force.system),
+        "system": system_name or system.name,
+        "card_template": system.card_template,
         "book": book.name,
         "revision": book.revision,
         "points_set": book.points_set,

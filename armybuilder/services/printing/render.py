@@ -1,8 +1,9 @@
 """Printable rosters and unit cards: HTML from our template, PDF from WeasyPrint.
 
 One entry point, ``roster_pdf_render``; it reads nothing from the database: the unit sheets and the system's
-name come in as plain data (``selectors.roster_print_data``; ``services.roster_pdf`` reads and renders). The stylesheet is parsed once per process
-and shared; the few things that change per document (paper size, verification
+name come in as plain data (``selectors.roster_print_data``; ``services.roster_pdf`` reads and renders). The
+roster and unit card templates are the game system's (``armybuilder.systems``). The stylesheet is parsed once
+per process and shared; the few things that change per document (paper size, verification
 code, the NOT LEGAL mark) go in a small inline style with no user text in it.
 User text (list, player and event names) only ever reaches the page through
 autoescaped HTML. Nothing outside the document is fetched: the only URLs
@@ -16,12 +17,12 @@ from django.utils.safestring import mark_safe
 
 from armybuilder.rules.force import Force
 from armybuilder.rules.report import Report
+from armybuilder.systems import system_for
 
 from .codes import list_code, qr_svg_data_uri
 from .context import roster_context
 from .extras import roster_extras
 
-TEMPLATE = "pdf/roster.html"
 STYLESHEET = "pdf/roster.css"
 
 PAPERS = {
@@ -92,7 +93,7 @@ def roster_html(*, force: Force, report: Report, document: dict, sheets: dict, p
         "page_css": mark_safe(_page_css(paper=paper, code=code, legal=report.legal, errors=len(report.errors))),
     })
     context.update(roster_extras(force=force, report=report, context=context, extras=extras))
-    return render_to_string(TEMPLATE, context)
+    return render_to_string(system_for(force.system).roster_template, context)
 
 
 def html_to_pdf(html: str) -> bytes:

@@ -17,8 +17,9 @@ from armybuilder.rules.force import Force
 from armybuilder.rules.report import Report
 
 from armybuilder.rules.generic import card_points
+from armybuilder.systems import system_for
 
-from .context import SYSTEM_NAMES, _formation, _roster_unit, _target_name
+from .context import _formation, _roster_unit, _target_name
 
 FLAVOURS = {"text": "Plain text", "markdown": "Markdown", "bbcode": "BBCode"}
 EXTENSIONS = {"text": "txt", "markdown": "md", "bbcode": "txt"}
@@ -98,7 +99,7 @@ def force_outline(*, force: Force, report: Report, player: str = "", event: str 
     context = report.context
     bs_roster = getattr(context, "roster", None)
     evaluation = getattr(context, "evaluation", None)
-    facts = [("System", SYSTEM_NAMES.get(force.system, force.system)),
+    facts = [("System", system_for(force.system).name),
              ("Book", f"{book.name} (revision {book.revision}{', ' + book.points_set if book.points_set else ''})")]
     if force.variant:
         facts.append(("Variant", book.variants.get(force.variant, force.variant)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from armybuilder.rules.battlescribe.audit import unevaluated
+from armybuilder.systems import system_for_mapping
 
 from ..catalogue_doc import catalogue_document
 from ..data_checks import formations_not_legal_alone, min_above_max
@@ -19,6 +20,8 @@ from .units import UnitMapping
 
 
 class FowMapper(UnitMapping, CardMapping, FormationMapping):
+    MAPPING = "fow"  # the game system whose ``battlescribe_mapping`` this is gets the catalogues
+
     # -- the catalogue --------------------------------------------------------
     def root_entries(self) -> list[tuple[Node, Catalogue]]:
         out = [(n, self.cat) for n in self.cat.root_entries]
@@ -181,7 +184,7 @@ class FowMapper(UnitMapping, CardMapping, FormationMapping):
 
     @property
     def system_code(self) -> str:
-        return generic_system_code(self.index.system) if self.generic else "fow4"
+        return generic_system_code(self.index.system) if self.generic else system_for_mapping(self.MAPPING).code
 
 
 class GenericMapper(FowMapper):
@@ -197,6 +200,11 @@ FOW_GAME_SYSTEM_ID = "976a-b687-1fdb-07ef"
 def is_flames_of_war(index: Index) -> bool:
     names = {n.strip().lower() for n in index.category_names.values()}
     return index.system.id == FOW_GAME_SYSTEM_ID or "formations" in names
+
+
+def system_code_for(index: Index) -> str:
+    """The code of the game system a library's catalogues are imported into."""
+    return system_for_mapping(FowMapper.MAPPING).code if is_flames_of_war(index) else generic_system_code(index.system)
 
 
 def generic_system_code(system: Catalogue) -> str:
