@@ -179,3 +179,24 @@ def matchup_wizard_get(*, matchup: Matchup):
         raise Http404(f"A {system.name} match-up has no step-by-step procedure; only Hail of Fire's Force "
                       "Parity Procedure takes answers.")
     return tool
+
+
+def matchup_wizard_state(*, figures: dict, answers: dict, tool, answers_problem: str = "") -> dict:
+    """Where the step-by-step procedure stands: each side's units (list order), the answers recorded, the
+    result so far, and the step that comes next (ranking, judgements, spending, then done)."""
+    result = figures.get(tool.slug)
+    ranked = result is not None
+    judged = ranked and bool(answers.get("judged"))
+    if not ranked:
+        next_step = "ranking"
+    elif not judged:
+        next_step = "judgements"
+    elif result.get("penalty_points") and result.get("spending") is None:
+        next_step = "spending"
+    else:
+        next_step = "done"
+    return {"units": {key: figures[key]["units"] for key, _letter in SIDES},
+            "ranked": ranked, "judged": judged, "next_step": next_step,
+            "ranking_a": answers.get("ranking_a") if ranked else None,
+            "ranking_b": answers.get("ranking_b") if ranked else None,
+            "result": result, "answers_problem": answers_problem}

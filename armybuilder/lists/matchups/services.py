@@ -107,6 +107,7 @@ def matchup_parity_judge(*, matchup: Matchup, judgements: list[dict]) -> dict:
         raise MatchupError("each pair's judgement names only threat, heavy_hitter and size")
     forces = matchup_forces(matchup=matchup)
     answers["judgements"] = [{key: j.get(key) for key in JUDGEMENT_KEYS} for j in judgements]
+    answers["judged"] = True  # the pairs were judged by the players, not only pre-filled from team counts
     if answers.get("spending") is not None:
         without = {k: v for k, v in answers.items() if k != "spending"}
         parity = matchup_figures(matchup=matchup, answers=without, slugs=(tool.slug,), forces=forces)[tool.slug]
