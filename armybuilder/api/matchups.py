@@ -293,7 +293,7 @@ class MatchupCreateInputSerializer(InputSerializer):
         yours = army_lists_visible_to(self.context["request"].user).select_related("system", "handbook")
         for key in ("list_a", "list_b"):
             if key in data:
-                found = yours.filter(public_id=_uuid(data[key])).first() if data[key] else None
+                found = yours.filter(public_id=_uuid(data[key])).first()
                 if found is None:
                     raise serializers.ValidationError({key: ["None of your lists has this id."]})
                 data[key] = found

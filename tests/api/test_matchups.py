@@ -309,3 +309,20 @@ def test_an_opponents_list_made_private_again_shows_only_that_it_is_private(hof,
         response = getattr(owner_client, method)(f"{API}{matchup_id}{path}")
         assert response.status_code == 404 and "Force B's list is no longer shared with you" in response.json()["detail"]
         assert "Rifle Platoon" not in response.content.decode()
+
+
+def test_the_list_of_match_ups_costs_the_same_queries_for_few_and_many(hof, owner, owner_client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from armybuilder.lists.matchups import matchup_create
+
+    german, american = hof
+    counts = []
+    for more in (1, 5):
+        for _ in range(more):
+            matchup_create(list_a=german, list_b=american, owner=owner)
+        with CaptureQueriesContext(connection) as captured:
+            assert owner_client.get(API).status_code == 200
+        counts.append(len(captured))
+    assert counts[0] == counts[1], counts
