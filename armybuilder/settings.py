@@ -371,7 +371,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {"HistoryKindEnum": "armybuilder.api.history.HISTORY_KINDS",
-                            "RemovalKindEnum": "armybuilder.api.history.REMOVAL_KINDS"},
+                            "RemovalKindEnum": "armybuilder.api.history.REMOVAL_KINDS",
+                            "MatchupSideEnum": "armybuilder.api.matchups.SIDE"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "armybuilder.api.openapi.forbid_unknown_request_fields",

@@ -17,6 +17,7 @@ from armybuilder.errors import RETRY_AFTER_SECONDS, service_down
 from armybuilder.lists.listjson.document import MAX_PROBLEMS, ListDocumentError, ListProblem
 from armybuilder.services.events.services import EventError, EventPermissionError
 from armybuilder.lists.services import ListGoneError, ListOperationError, StaleListError
+from armybuilder.rules.matchups import MatchupError
 
 logger = logging.getLogger("armybuilder.api")
 
@@ -117,6 +118,8 @@ def _translate(exc):
             f"The list was changed elsewhere (it is now at version {exc.current_version}, "
             f'ETag "{exc.current_version}"); reload it first. Nothing was changed.', exc.current_version)
     if isinstance(exc, ListOperationError):
+        return ProblemsError([{"pointer": "", "message": str(exc)}], detail=str(exc))
+    if isinstance(exc, MatchupError):
         return ProblemsError([{"pointer": "", "message": str(exc)}], detail=str(exc))
     if isinstance(exc, ListDocumentError):
         return ProblemsError([p.as_dict() for p in exc.problems])

@@ -4,7 +4,7 @@ from csp.constants import SELF, UNSAFE_INLINE
 from csp.decorators import csp_update
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from . import books, check, event_pack, events, files, history, jobs, lists, text, tokens
+from . import books, check, event_pack, events, files, history, jobs, lists, matchups, text, tokens
 from .views import not_found
 
 app_name = "api"
@@ -14,6 +14,7 @@ LIST = "v1/lists/<uuid:public_id>/"
 UNIT = "units/<int:unit>/"
 EVENT = "v1/events/<uuid:event_id>/"
 SUBMISSION = "v1/events/submissions/<uuid:submission_id>/"
+MATCHUP = "v1/matchups/<uuid:matchup_id>/"
 
 urlpatterns = [
     # game data
@@ -71,6 +72,17 @@ urlpatterns = [
     path("v1/shared/<uuid:share_token>/export.json", lists.SharedExportApi.as_view(), name="shared-export-json"),
     path("v1/shared/<uuid:share_token>/copy", lists.SharedCopyApi.as_view(), name="shared-copy"),
     path("v1/shared/<uuid:share_token>/roster.pdf", files.SharedPdfApi.as_view(), name="shared-roster-pdf"),
+    # match-ups of two lists, and every match-up tool (armybuilder/lists/matchups/tools.py names them by slug)
+    path("v1/matchups/", matchups.MatchupCollectionApi.as_view(), name="matchup-collection"),
+    path(MATCHUP, matchups.MatchupDetailApi.as_view(), name="matchup-detail"),
+    path(MATCHUP + "fow-comparison", matchups.FowComparisonApi.as_view(), name="matchup-fow-comparison"),
+    path(MATCHUP + "activation-dice", matchups.ActivationDiceApi.as_view(), name="matchup-activation-dice"),
+    path(MATCHUP + "setup", matchups.SetupApi.as_view(), name="matchup-setup"),
+    path(MATCHUP + "order-cards", matchups.OrderCardsApi.as_view(), name="matchup-order-cards"),
+    path(MATCHUP + "parity", matchups.ParityStateApi.as_view(), name="matchup-parity"),
+    path(MATCHUP + "parity/ranking", matchups.ParityRankingApi.as_view(), name="matchup-parity-ranking"),
+    path(MATCHUP + "parity/judgements", matchups.ParityJudgementsApi.as_view(), name="matchup-parity-judgements"),
+    path(MATCHUP + "parity/spending", matchups.ParitySpendingApi.as_view(), name="matchup-parity-spending"),
     # background jobs
     path("v1/jobs/<uuid:job_id>", jobs.JobDetailApi.as_view(), name="job-detail"),
     path("v1/jobs/<uuid:job_id>/result", jobs.JobResultApi.as_view(), name="job-result"),

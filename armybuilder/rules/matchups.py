@@ -1,5 +1,6 @@
 """Figures that depend on two forces: Hail of Fire's Force Parity Procedure,
-War Ain't Fair's activation dice, and Flames of War's Reserves comparison.
+War Ain't Fair's activation dice and hidden set-up, Operation WW2's order-card
+hands, and Flames of War's side-by-side and Reserves comparison.
 
 Where a rule leaves judgement to the players (which unit is more threatening,
 who has the heavy hitters), the answers come in as input and are recorded;
@@ -7,6 +8,7 @@ the tool only suggests what it can measure (size, by team count).
 """
 from dataclasses import dataclass, field
 
+from . import waf
 from .force import Force, ForceUnit
 
 SIDES = ("a", "b")
@@ -178,3 +180,70 @@ def _fow_forces(force: Force, report) -> list[dict]:
                     "points": sum(report.unit_points.get(u.pointer, 0) for u in force.support),
                     "units": [unit_row(u) for u in force.support]})
     return out
+
+
+# --- each system's match-up tools, with the keyword arguments armybuilder.lists.matchups.tools passes ---------
+# (forces: a, b; reports: report_a, report_b; answers: the players' recorded answers)
+
+def hof_parity_procedure(a: Force, b: Force, *, answers: dict) -> dict | None:
+    """The Force Parity Procedure from the players' recorded answers; None until both rankings are given."""
+    if not answers.get("ranking_a") or not answers.get("ranking_b"):
+        return None
+    return hof_parity(a, b, ranking_a=answers["ranking_a"], ranking_b=answers["ranking_b"],
+                      judgements=answers.get("judgements") or [], spending=answers.get("spending")).as_dict()
+
+
+def oww2_order_cards(a: Force, b: Force, report_a, report_b) -> dict:
+    """Each side's first hand of order cards (the nation's base + 1 per unit), read from its own check's figures,
+    and which side draws more."""
+    sides = {}
+    for side, force, report in (("a", a, report_a), ("b", b, report_b)):
+        figures = report.figures
+        sides[side] = {"nation": force.handbook.nation_name or force.handbook.nation,
+                       "base": figures.get("order_cards_base", 0), "units": figures.get("units", 0),
+                       "unit_limit": figures.get("unit_limit"),
+                       "first_hand": figures.get("order_cards_first_hand", 0),
+                       # an off-table unit's card comes only once the Observation Post has called it
+                       "first_hand_off_table": figures.get("order_cards_first_hand_off_table", 0),
+                       "off_table_units": figures.get("off_table_units", 0),
+                       "wait_actions": figures.get("wait_actions", 0)}
+    hands = {s: sides[s]["first_hand"] for s in SIDES}
+    more = None if hands["a"] == hands["b"] else max(SIDES, key=hands.get)
+    return {"sides": sides, "more_cards": more, "difference": abs(hands["a"] - hands["b"])}
+
+
+WAF_CARD_SPACING_INCHES = 4  # no card within this of an enemy card already placed
+
+
+def waf_setup(a: Force, b: Force) -> dict:
+    """Hidden set-up: each side's face-down cards, one per set-up letter (a platoon's, or a company's that
+    covers its platoons without a letter of their own), plus the dummies. Outflanking cards wait off the
+    table; which ones, and on which flank, stays with their owner, so only their number is given."""
+    sides = {}
+    for side, force in (("a", a), ("b", b)):
+        cards, without = [], []
+        for formation in force.formations:
+            if formation.letter:
+                cards.append({"letter": formation.letter.upper(), "name": formation.formation.name,
+                              "pointer": formation.pointer})
+            for unit in formation.units:
+                if unit.letter:
+                    cards.append({"letter": unit.letter.upper(), "name": unit.unit.name, "pointer": unit.pointer})
+                elif not formation.letter:
+                    without.append({"name": unit.unit.name, "pointer": unit.pointer})
+        for unit in force.support:
+            if unit.letter:
+                cards.append({"letter": unit.letter.upper(), "name": unit.unit.name, "pointer": unit.pointer})
+            else:
+                without.append({"name": unit.unit.name, "pointer": unit.pointer})
+        letters = [card["letter"] for card in cards]
+        outflanking = sum(1 for unit in force.all_units() if unit.outflank)
+        sides[side] = {"cards": sorted(cards, key=lambda card: (card["letter"], card["pointer"])),
+                       "real_cards": len(cards), "dummy_cards": waf.DUMMY_CARDS, "outflanking": outflanking,
+                       "face_down_on_table": max(len(cards) - outflanking, 0) + waf.DUMMY_CARDS,
+                       "without_letter": without,
+                       "repeated_letters": sorted({x for x in letters if letters.count(x) > 1})}
+    on_table = {s: sides[s]["face_down_on_table"] for s in SIDES}
+    more = None if on_table["a"] == on_table["b"] else max(SIDES, key=on_table.get)
+    return {"sides": sides, "more_cards_on_table": more, "card_spacing_inches": WAF_CARD_SPACING_INCHES,
+            "max_outflanking": waf.MAX_OUTFLANK}

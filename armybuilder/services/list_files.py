@@ -1,6 +1,6 @@
 """One way in for every list file: our JSON list document, a BattleScribe roster (.ros XML or .rosz zip) or a
 New Recruit JSON roster, told apart by content (never by file name), and saved through the same services as
-the API and the command line (``lists.services.army_list_import``, ``roster_service.roster_import``).
+the API and the command line (``lists.services.army_list_import``, ``services.rosters.roster_import``).
 
 Every failure is a ListDocumentError whose problems say what is wrong and where: a JSON pointer into a list
 document, or the file and line of a roster (the roster reader's own messages).

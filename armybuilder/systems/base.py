@@ -51,7 +51,7 @@ class GameSystem:
     # the printed roster and unit cards
     roster_template: str = ROSTER_TEMPLATE
     card_template: str = CARD_TEMPLATE
-    card_layout: str = "generic"  # how a unit's stat line is laid out on its card (pdf.context.CARD_LAYOUTS)
+    card_layout: str = "generic"  # how a unit's stat line is laid out on its card (services.printing.context.CARD_LAYOUTS)
 
     # exchange
     list_extras: tuple[ListExtra, ...] = ()

@@ -1,10 +1,11 @@
 """Flames of War, 4th edition: formation diagrams, support from one diagram, allies, command cards."""
 from functools import partial
 
-from armybuilder.rules import fow
+from armybuilder.rules import fow, matchups
 
 from .base import GameSystem
 from .figures import generic_groups
+from .matchup_tools import FORCES, REPORTS, MatchupTool
 
 # What the Flames of War figures mean (our own words; docs/builder.md explains them at more length).
 FIGURE_HELP = {
@@ -27,4 +28,9 @@ SYSTEM = GameSystem(
                  "column — not both.",
     card_layout="fow",
     battlescribe_mapping="fow",
+    matchup_tools=(
+        MatchupTool("fow-comparison", "Side by side and Reserves", (FORCES, REPORTS), matchups.fow_matchup,
+                    "Points, formations, units, teams and support of both forces, each formation with its units, "
+                    "and the most each may have on the table in a Reserves mission (60% of its agreed points)."),
+    ),
 )

@@ -1,10 +1,11 @@
 """Hail of Fire: no points; forces are balanced per match-up by the Force Parity Procedure."""
-from armybuilder.rules import hof
+from armybuilder.rules import hof, matchups
 from armybuilder.rules.force import Force
 from armybuilder.rules.report import Report
 
 from .base import GameSystem
 from .figures import FigureGroup, FigureRow, number, plural
+from .matchup_tools import ANSWERS, FORCES, MatchupTool
 
 LEVEL_NAMES = {"elite": "Elite", "regular": "Regular", "green": "Green", "poor": "Poor"}
 WEIGHT_NAMES = {"light": "light", "medium": "medium", "heavy": "heavy"}
@@ -45,4 +46,10 @@ SYSTEM = GameSystem(
     name="Hail of Fire",
     rules=hof,
     figures=figures,
+    matchup_tools=(
+        MatchupTool("parity", "Force Parity Procedure", (FORCES, ANSWERS), matchups.hof_parity_procedure,
+                    "Each player ranks the opponent's units; the units pair by rank and the players judge each "
+                    "pair; the side with the higher total takes the difference as Penalty Points and spends them.",
+                    wizard=True),
+    ),
 )

@@ -1,10 +1,11 @@
 """Operation World War II: the options pyramid from one Standard unit, the 8-unit limit, dates."""
-from armybuilder.rules import oww2
+from armybuilder.rules import matchups, oww2
 from armybuilder.rules.force import Force
 from armybuilder.rules.report import Report
 
 from .base import GameSystem, ListExtra
 from .figures import FigureGroup, FigureRow, formation_names, option_pool_text, plural
+from .matchup_tools import FORCES, REPORTS, MatchupTool
 
 
 def figures(force: Force, report: Report) -> list[FigureGroup]:
@@ -51,5 +52,10 @@ SYSTEM = GameSystem(
         ListExtra("/year", "the year the force fights in: units outside their availability dates are warned of"),
         ListExtra("/formations/*/parent", "the formation whose options bought this Standard choice"),
         ListExtra("/formations/*/via_box", "the options box of the parent formation it was bought through"),
+    ),
+    matchup_tools=(
+        MatchupTool("order-cards", "Order cards", (FORCES, REPORTS), matchups.oww2_order_cards,
+                    "Each player's first hand of order cards (the nation's base + 1 per unit), with off-table "
+                    "units held back, and WAIT actions."),
     ),
 )

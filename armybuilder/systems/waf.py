@@ -1,10 +1,11 @@
 """War Ain't Fair: formations with set-up letters, dummy cards, outflanking, optional points."""
-from armybuilder.rules import waf
+from armybuilder.rules import matchups, waf
 from armybuilder.rules.force import Force
 from armybuilder.rules.report import Report
 
 from .base import GameSystem, ListExtra
 from .figures import FigureGroup, FigureRow, plural, signed
+from .matchup_tools import FORCES, MatchupTool
 
 HQ_LEVELS = {"phq": "Platoon HQ", "chq": "Company HQ", "bhq": "Battalion or Force HQ"}
 LEVEL_NAMES = {"elite": "Elite", "regular": "Regular", "green": "Green", "poor": "Poor"}
@@ -49,5 +50,13 @@ SYSTEM = GameSystem(
         ListExtra("/formations/*/units/*/outflank", "the flank the unit outflanks from: left or right"),
         ListExtra("/support/*/letter", "the support unit's set-up letter"),
         ListExtra("/support/*/outflank", "the flank the support unit outflanks from: left or right"),
+    ),
+    matchup_tools=(
+        MatchupTool("activation-dice", "Activation dice", (FORCES,), matchups.waf_activation_dice,
+                    "The larger force's units less 2, adjusted by each side's nation (and +1 if all elite), "
+                    "with the working; the side with fewer dice rolls for Tactical Advantages."),
+        MatchupTool("setup", "Set-up cards", (FORCES,), matchups.waf_setup,
+                    "Each side's face-down set-up cards: one per set-up letter plus two dummies; outflanking "
+                    "cards wait off the table."),
     ),
 )

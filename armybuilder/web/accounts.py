@@ -15,10 +15,11 @@ from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
+from armybuilder.lists.matchups import matchups_claim_for_user
 from armybuilder.ratelimit import client_ident, rate_limit_hit
 
 from .forms import DeleteAccountForm, DisplayNameForm, SignUpForm
-from .services import (UsernameTaken, army_lists_claim_for_user, matchups_claim_for_user, player_display_name,
+from .services import (UsernameTaken, army_lists_claim_for_user, player_display_name,
                        player_set_display_name, user_delete_account, user_sign_up)
 
 

@@ -1,7 +1,9 @@
 """What a match-up page shows, arranged from ``matchup_figures``' output. Pure presentation.
 
-The engine computes every number (reserves, activation dice, parity totals, size suggestions);
-this module pairs them with names, puts the two sides next to each other and words the verdicts.
+The engine computes every number (reserves, activation dice, order-card hands, parity totals, size
+suggestions) through the system's match-up tools (armybuilder.lists.matchups.tools); this module pairs
+them with names, puts the two sides next to each other and words the verdicts. Each tool the page draws
+has a presenter here, by the tool's slug; a tool without one is offered by the API only.
 """
 from dataclasses import dataclass, field
 
@@ -111,8 +113,9 @@ class MatchupView:
     b: SideView
     uses_points: bool
     compare: list = field(default_factory=list)  # CompareRow
+    compare_title: str = "Side by side"
     verdict: str = ""
-    waf: dict | None = None
+    activation_dice: dict | None = None  # War Ain't Fair: each side's dice with the working
     parity: ParityView | None = None
     fow_forces: dict | None = None  # Flames of War: each side's formations and units, with points
 
@@ -151,7 +154,7 @@ FOW_ROWS = (("points", "Points", "pts", ""), ("formations", "Formations", "", ""
             ("card_points", "Command cards", "pts", ""))
 
 
-def _fow(view: MatchupView, fow: dict) -> None:
+def _fow(view: MatchupView, fow: dict, answers: dict) -> None:
     sides, diff = fow["sides"], fow.get("difference", {})
     for key, label, unit, detail in FOW_ROWS:
         a, b = sides["a"].get(key) or 0, sides["b"].get(key) or 0
@@ -175,8 +178,8 @@ def _fow(view: MatchupView, fow: dict) -> None:
         view.verdict = "In missions with Reserves, both forces may have the same points on the table."
 
 
-def _waf(view: MatchupView, waf: dict) -> None:
-    view.waf = waf  # the dice, with their working, are drawn per side; the unit counts are on the side cards
+def _activation_dice(view: MatchupView, waf: dict, answers: dict) -> None:
+    view.activation_dice = waf  # drawn per side with the working; the unit counts are on the side cards
     fewer = waf.get("fewer_dice")
     if fewer:
         view.verdict = (f"Force {SIDE_LETTERS[fewer]} has fewer activation dice, so its player rolls on the "
@@ -185,31 +188,35 @@ def _waf(view: MatchupView, waf: dict) -> None:
         view.verdict = "Both forces have the same number of activation dice: nobody rolls for Tactical Advantages."
 
 
-def _oww2(view: MatchupView) -> None:
-    fa, fb = view.a.figures, view.b.figures
+def _order_cards(view: MatchupView, hand: dict, answers: dict) -> None:
+    sa, sb = hand["sides"]["a"], hand["sides"]["b"]
+    view.compare_title = "Order cards"
 
     def row(label, key, fmt=str, detail=""):
-        view.compare.append(CompareRow(label, fmt(fa.get(key, 0)), fmt(fb.get(key, 0)), detail))
+        view.compare.append(CompareRow(label, fmt(sa.get(key, 0)), fmt(sb.get(key, 0)), detail))
 
-    view.compare.append(CompareRow("Nation", view.a.nation or "—", view.b.nation or "—"))
-    row("Base hand", "order_cards_base", lambda n: _plural(n, "card"), "by nation")
-    view.compare.append(CompareRow("Units", _units_text(fa), _units_text(fb)))
-    row("First hand", "order_cards_first_hand", lambda n: _plural(n, "card"), "base + 1 per unit")
-    if fa.get("off_table_units") or fb.get("off_table_units"):
-        row("First hand with off-table units held back", "order_cards_first_hand_off_table",
-            lambda n: _plural(n, "card"), "their cards come once the Observation Post calls them")
+    def cards(n):
+        return _plural(n, "card")
+
+    view.compare.append(CompareRow("Nation", sa.get("nation") or "—", sb.get("nation") or "—"))
+    row("Base hand", "base", cards, "by nation")
+    view.compare.append(CompareRow("Units", _units_text(sa), _units_text(sb)))
+    row("First hand", "first_hand", cards, "base + 1 per unit")
+    if sa.get("off_table_units") or sb.get("off_table_units"):
+        row("First hand with off-table units held back", "first_hand_off_table", cards,
+            "their cards come once the Observation Post calls them")
     row("WAIT actions", "wait_actions")
-    hands = {k: s.figures.get("order_cards_first_hand", 0) for k, s in (("a", view.a), ("b", view.b))}
-    if hands["a"] == hands["b"]:
-        view.verdict = f"Both players draw {hands['a']} order cards in the first turn."
+    more = hand.get("more_cards")
+    if more is None:
+        view.verdict = f"Both players draw {sa.get('first_hand', 0)} order cards in the first turn."
     else:
-        more = "a" if hands["a"] > hands["b"] else "b"
-        view.verdict = (f"Force {SIDE_LETTERS[more]} draws {abs(hands['a'] - hands['b'])} more order card"
-                        f"{'' if abs(hands['a'] - hands['b']) == 1 else 's'} in the first turn.")
+        difference = hand.get("difference", 0)
+        view.verdict = (f"Force {SIDE_LETTERS[more]} draws {difference} more order card"
+                        f"{'' if difference == 1 else 's'} in the first turn.")
 
 
-def _units_text(figures: dict) -> str:
-    units, limit = figures.get("units", 0), figures.get("unit_limit")
+def _units_text(side: dict) -> str:
+    units, limit = side.get("units", 0), side.get("unit_limit")
     return f"{units} / {limit}" if limit else str(units)
 
 
@@ -272,17 +279,24 @@ def _parity(view: MatchupView, answers: dict, parity: dict | None) -> ParityView
     return out
 
 
-def matchup_view(figures: dict, *, system_name: str, uses_points: bool, urls: dict, answers: dict) -> MatchupView:
-    """Everything the match-up page draws. ``urls`` maps "a"/"b" to a link to each list ("" for none)."""
+def _parity_procedure(view: MatchupView, parity: dict | None, answers: dict) -> None:
+    _hof_compare(view)
+    view.parity = _parity(view, answers, parity)
+
+
+# What the page draws of each tool, by the tool's slug (the tools come from the match-up's system).
+PRESENTERS = {"fow-comparison": _fow, "activation-dice": _activation_dice, "order-cards": _order_cards,
+              "parity": _parity_procedure}
+
+
+def matchup_view(figures: dict, *, system_name: str, uses_points: bool, urls: dict, answers: dict,
+                 tools=()) -> MatchupView:
+    """Everything the match-up page draws. ``urls`` maps "a"/"b" to a link to each list ("" for none);
+    ``tools`` are the system's match-up tools, in the order their panels come."""
     view = MatchupView(figures["system"], system_name, _side("a", figures["a"], urls.get("a", "")),
                        _side("b", figures["b"], urls.get("b", "")), uses_points)
-    if figures.get("fow"):
-        _fow(view, figures["fow"])
-    elif figures.get("waf"):
-        _waf(view, figures["waf"])
-    elif view.system == "oww2":
-        _oww2(view)
-    elif view.system == "hof":
-        _hof_compare(view)
-        view.parity = _parity(view, answers, figures.get("parity"))
+    for tool in tools:
+        presenter = PRESENTERS.get(tool.slug)
+        if presenter is not None and tool.slug in figures:
+            presenter(view, figures[tool.slug], answers)
     return view

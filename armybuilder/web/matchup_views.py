@@ -1,22 +1,23 @@
 """Match-up pages: two lists of one system side by side, and Hail of Fire's Force Parity Procedure.
 
-Thin like the builder's views: forms check shape, ``armybuilder.lists.matchups`` and this app's
-services compute and store, ``matchup_page`` arranges. A match-up is private to whoever made it
-(404 for anyone else, exactly as for one that does not exist).
+Thin like the builder's views: forms check shape, ``armybuilder.lists.matchups`` computes and stores
+(its selectors read a match-up as this viewer may see it, its services keep the answers), ``matchup_page``
+arranges. A match-up is private to whoever made it (404 for anyone else, exactly as for one that does not
+exist).
 """
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from armybuilder.lists.matchups import MatchupError, matchup_create, matchup_figures
+from armybuilder.lists.matchups import (MatchupError, matchup_create, matchup_delete as matchup_remove,
+                                        matchup_parity_judge, matchup_parity_rank, matchup_parity_spend,
+                                        matchup_read, matchup_wizard_get)
+from armybuilder.lists.matchups.selectors import (army_list_from_share_link, army_list_is_own, matchup_get_for_user,
+                                                  matchup_side_labels, matchups_visible_to)
 from armybuilder.lists.selectors import army_lists_visible_to
 
 from . import forms
 from .matchup_page import matchup_view
-from .selectors import (army_list_from_share_link, army_list_readable_in_matchup, matchup_get_for_user,
-                        matchup_side_labels, matchups_visible_to)
-from .services import matchup_save_judgements, matchup_save_rankings, matchup_save_spending
 from .views import owner_kwargs
 
 MAX_UNITS = 200
@@ -69,40 +70,27 @@ def matchups(request):
 # -- one match-up ------------------------------------------------------------------------------------------------
 
 def _list_url(request, army_list) -> str:
-    if _is_own(request, army_list):
+    if army_list_is_own(army_list, user=request.user, session_key=request.session.session_key):
         return reverse("web:builder", args=[army_list.public_id])
     if army_list.visibility == "shared":
         return reverse("web:shared", args=[army_list.share_token])
     return ""
 
 
-def _is_own(request, army_list) -> bool:
-    if request.user.is_authenticated:
-        return army_list.owner_id == request.user.pk
-    key = request.session.session_key
-    return bool(key) and army_list.owner_id is None and army_list.session_key == key
-
-
 def matchup_context(request, matchup, *, message: str = "", message_kind: str = "error") -> dict:
+    reading = matchup_read(matchup=matchup, user=request.user, session_key=request.session.session_key)
     context = {"matchup": matchup, "message": message, "message_kind": message_kind, "view": None,
-               "answers_problem": "", "unreadable": [],
-               "labels": matchup_side_labels(matchup, user=request.user, session_key=request.session.session_key)}
-    for letter, army_list in (("A", matchup.list_a), ("B", matchup.list_b)):
-        if not army_list_readable_in_matchup(army_list, user=request.user, session_key=request.session.session_key):
-            context["unreadable"].append(letter)
-    if context["unreadable"]:
+               "answers_problem": "", "unreadable": reading.unreadable, "labels": reading.labels}
+    if reading.unreadable:
         return context
-    answers = matchup.answers or {}
-    try:
-        figures = matchup_figures(matchup=matchup)
-    except MatchupError as exc:  # a list changed since the answers were given
-        figures = matchup_figures(matchup=matchup, answers={})
-        context["answers_problem"] = (f"The saved parity answers no longer fit these lists ({str(exc).rstrip('.')}): "
-                                      "the lists changed since. Rank the units again.")
-        answers = {}
+    if reading.answers_problem:
+        context["answers_problem"] = (f"The saved parity answers no longer fit these lists "
+                                      f"({reading.answers_problem.rstrip('.')}): the lists changed since. "
+                                      "Rank the units again.")
     urls = {"a": _list_url(request, matchup.list_a), "b": _list_url(request, matchup.list_b)}
-    context["view"] = matchup_view(figures, system_name=matchup.list_a.system.name,
-                                   uses_points=matchup.list_a.system.uses_points, urls=urls, answers=answers)
+    context["view"] = matchup_view(reading.figures, system_name=matchup.list_a.system.name,
+                                   uses_points=matchup.list_a.system.uses_points, urls=urls,
+                                   answers=reading.answers, tools=reading.tools)
     return context
 
 
@@ -112,7 +100,7 @@ def matchup(request, public_id):
 
 @require_POST
 def matchup_delete(request, public_id):
-    _own(request, public_id).delete()
+    matchup_remove(matchup=_own(request, public_id))
     return redirect("web:matchups")
 
 
@@ -170,8 +158,7 @@ def parse_judgements(post, pairs: int) -> list[dict]:
 def matchup_answers(request, public_id):
     """Save one step of the parity procedure: ``step`` is rank, judge or spend."""
     matchup = _own(request, public_id)
-    if matchup.list_a.system.code != "hof":
-        raise Http404("Only Hail of Fire match-ups have parity answers.")
+    matchup_wizard_get(matchup=matchup)  # 404 for a system without one
     context = matchup_context(request, matchup)
     if context["view"] is None:
         return render(request, "web/matchup.html", context, status=404)
@@ -182,17 +169,17 @@ def matchup_answers(request, public_id):
         if step == "rank":
             ranking_a = parse_ranking(request.POST, "a", [u.pointer for u in view.a.units])
             ranking_b = parse_ranking(request.POST, "b", [u.pointer for u in view.b.units])
-            matchup_save_rankings(matchup=matchup, ranking_a=ranking_a, ranking_b=ranking_b)
+            matchup_parity_rank(matchup=matchup, ranking_a=ranking_a, ranking_b=ranking_b)
             anchor = "rank" if request.POST.get("move") else "judge"
         elif step == "judge":
             pairs = min(len(view.a.units), len(view.b.units))
-            matchup_save_judgements(matchup=matchup, judgements=parse_judgements(request.POST, pairs))
+            matchup_parity_judge(matchup=matchup, judgements=parse_judgements(request.POST, pairs))
             anchor = "result"
         elif step == "spend":
             form = forms.SpendingForm(request.POST)
             if not form.is_valid():
                 raise AnswerProblem("Penalty Points are spent in whole numbers of 0 or more.")
-            matchup_save_spending(matchup=matchup, spending=form.spending())
+            matchup_parity_spend(matchup=matchup, spending=form.spending())
             anchor = "result"
         else:
             raise AnswerProblem("That request was not understood.")

@@ -1,11 +1,8 @@
 """Reads for the browser builder: books to start from, allies, match-ups and share links (places in a list by
 JSON pointer are ``armybuilder.lists.pointers``)."""
-import re
-
-from django.http import Http404
 
 from armybuilder.lists.catalog import handbook_data
-from armybuilder.lists.models import ArmyList, Matchup
+from armybuilder.lists.models import ArmyList
 from armybuilder.lists.services import ListOperationError
 from handbooks.models import Handbook
 
@@ -42,71 +39,3 @@ def allied_handbook(army_list: ArmyList, code: str) -> Handbook:
             return book
     raise ListOperationError(f"'{code}' is not a book your force may take allies from")
 
-
-# -- match-ups ---------------------------------------------------------------------------------------------------
-
-_SHARE_LINK = re.compile(r"(?:^|/s/)([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"
-                         r"(?:/(?:export\.json|roster\.pdf)?)?/?(?:[?#].*)?$")
-
-
-def matchups_visible_to(user, session_key: str | None = None):
-    """Match-ups a visitor may open: their own (account or, logged out, this session's). Like lists."""
-    if user is not None and user.is_authenticated:
-        return Matchup.objects.filter(owner=user)
-    if session_key:
-        return Matchup.objects.filter(owner__isnull=True, session_key=session_key)
-    return Matchup.objects.none()
-
-
-def matchup_get_for_user(*, user, public_id, session_key: str | None = None) -> Matchup:
-    """The match-up, or 404 whether it is missing or someone else's (the two look the same)."""
-    matchup = (matchups_visible_to(user, session_key)
-               .select_related("list_a__system", "list_a__handbook", "list_a__owner",
-                               "list_b__system", "list_b__handbook", "list_b__owner")
-               .filter(public_id=public_id).first())
-    if matchup is None:
-        raise Http404("No such match-up.")
-    return matchup
-
-
-def share_token_from_link(text: str) -> str | None:
-    """The share token in a pasted share link (https://…/s/<token>/) or a bare token; None if there is none."""
-    text = (text or "").strip()
-    if len(text) > 500:
-        return None
-    match = _SHARE_LINK.search(text)
-    return match[1].lower() if match else None
-
-
-def army_list_from_share_link(text: str) -> ArmyList | None:
-    """The shared list a pasted link points at, or None (no token, no such list, or no longer shared)."""
-    token = share_token_from_link(text)
-    if token is None:
-        return None
-    return (ArmyList.objects.select_related("system", "handbook", "owner")
-            .filter(share_token=token, visibility="shared").first())
-
-
-def army_list_readable_in_matchup(army_list: ArmyList, *, user, session_key: str | None) -> bool:
-    """A match-up shows a list only while its viewer may still read it: their own, or still shared."""
-    if army_list.visibility == "shared":
-        return True
-    if user is not None and user.is_authenticated:
-        return army_list.owner_id == user.pk
-    return bool(session_key) and army_list.owner_id is None and army_list.session_key == session_key
-
-
-PRIVATE_LIST = "A private list"
-
-
-def matchup_side_labels(matchup: Matchup, *, user, session_key: str | None) -> dict:
-    """What a match-up may say about its two lists to this viewer: names and books only of readable lists.
-
-    A list its owner made private shows nothing to anyone else, not even its name (renames included).
-    """
-    labels = {}
-    for key, army_list in (("a", matchup.list_a), ("b", matchup.list_b)):
-        readable = army_list_readable_in_matchup(army_list, user=user, session_key=session_key)
-        labels[f"name_{key}"] = army_list.name if readable else PRIVATE_LIST
-        labels[f"book_{key}"] = army_list.handbook.name if readable else "a book not shown"
-    return labels

@@ -2,7 +2,6 @@
 from django.db import IntegrityError, transaction
 
 from armybuilder.lists import services as list_services
-from armybuilder.lists.matchups import MatchupError, matchup_figures, matchup_record_answers
 from armybuilder.lists.models import ArmyList, ListUnit, ListUpgrade, Matchup
 
 from .models import PlayerProfile
@@ -38,69 +37,6 @@ def army_list_choose_upgrade(*, army_list: ArmyList, list_unit: ListUnit, upgrad
             expected_version = army_list.version
     list_services.army_list_set_upgrade(army_list=army_list, list_unit=list_unit, upgrade_code=upgrade_code,
                                         quantity=quantity, expected_version=expected_version)
-
-
-# -- match-ups ---------------------------------------------------------------------------------------------------
-
-def matchups_claim_for_user(*, user, session_key: str | None) -> int:
-    """Like lists: a visitor's session match-ups go with them to the account they sign up or log in with."""
-    if not session_key or user is None or not user.is_authenticated:
-        return 0
-    return Matchup.objects.filter(owner__isnull=True, session_key=session_key).update(owner=user, session_key="")
-
-
-def _paired(matchup: Matchup, ranking_a: list, ranking_b: list) -> int:
-    return min(len(ranking_a), len(ranking_b))
-
-
-def matchup_save_rankings(*, matchup: Matchup, ranking_a: list[str], ranking_b: list[str]) -> dict:
-    """Hail of Fire, step 1: each player's ranking of the other's units.
-
-    Unchanged rankings keep the judgements and spending already given. New rankings pair the units
-    afresh, so the judgements start again: nobody has the threat or the heavy hitters yet, and the
-    size advantage is pre-selected from the engine's suggestion (more teams). Raises MatchupError.
-    """
-    answers = dict(matchup.answers or {})
-    if answers.get("ranking_a") == ranking_a and answers.get("ranking_b") == ranking_b and \
-            len(answers.get("judgements") or []) == _paired(matchup, ranking_a, ranking_b):
-        return matchup_record_answers(matchup=matchup, answers=answers)
-    blank = [{"threat": None, "heavy_hitter": None, "size": None}
-             for _ in range(_paired(matchup, ranking_a, ranking_b))]
-    trial = {"ranking_a": ranking_a, "ranking_b": ranking_b, "judgements": blank}
-    parity = matchup_figures(matchup=matchup, answers=trial).get("parity")
-    if parity is None:
-        raise MatchupError("both forces need units before they can be ranked")
-    suggestions = parity["suggestions"]
-    judgements = [{"threat": None, "heavy_hitter": None, "size": (s or {}).get("size")} for s in suggestions]
-    return matchup_record_answers(matchup=matchup, answers={"ranking_a": ranking_a, "ranking_b": ranking_b,
-                                                            "judgements": judgements})
-
-
-def matchup_save_judgements(*, matchup: Matchup, judgements: list[dict]) -> dict:
-    """Hail of Fire, step 2: per pair, which side is more threatening, has the heavy hitters, the size.
-
-    A split of Penalty Points already given is kept when it still adds up, and dropped otherwise
-    (the totals changed, so it must be made again). Raises MatchupError.
-    """
-    answers = dict(matchup.answers or {})
-    if not answers.get("ranking_a") or not answers.get("ranking_b"):
-        raise MatchupError("rank both forces' units first")
-    answers["judgements"] = judgements
-    if answers.get("spending") is not None:
-        without = {k: v for k, v in answers.items() if k != "spending"}
-        penalty = (matchup_figures(matchup=matchup, answers=without).get("parity") or {}).get("penalty_points")
-        if sum(answers["spending"].get(k, 0) for k in ("break_points", "hero_points", "reductions")) != penalty:
-            answers = without
-    return matchup_record_answers(matchup=matchup, answers=answers)
-
-
-def matchup_save_spending(*, matchup: Matchup, spending: dict) -> dict:
-    """Hail of Fire, step 3: how the stronger side spends its Penalty Points. Raises MatchupError."""
-    answers = dict(matchup.answers or {})
-    if not answers.get("ranking_a") or not answers.get("ranking_b"):
-        raise MatchupError("rank both forces' units first")
-    answers["spending"] = spending
-    return matchup_record_answers(matchup=matchup, answers=answers)
 
 
 # -- accounts ----------------------------------------------------------------------------------------------------

@@ -71,6 +71,7 @@ def _set_state(world, state: str):
 def _parameters(world):
     return [
         (r"^matchups/", "public_id", lambda w: [w.matchup.public_id, w.visitor_matchup.public_id]),
+        (r"^api/v1/matchups/", "matchup_id", lambda w: [w.matchup.public_id, w.visitor_matchup.public_id]),
         (r"", "share_token", lambda w: [w.army_list.share_token] + w.old_tokens),
     ]
 
@@ -82,8 +83,10 @@ def _allowed(role: str, state: str, path: str, world) -> bool:
         return False
     if str(world.army_list.share_token) in path:
         return True
-    # the visitor's own match-up (its page and the index of their match-ups) names the list while it is shared
-    return role == "visitor" and (str(world.visitor_matchup.public_id) in path or path == "/matchups/")
+    # the visitor's own match-up (its page and the index of their match-ups, on the site and in the API) names
+    # the list while it is shared
+    return role == "visitor" and (str(world.visitor_matchup.public_id) in path
+                                  or path in ("/matchups/", "/api/v1/matchups/"))
 
 
 def _clients(world):

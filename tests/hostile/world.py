@@ -87,6 +87,22 @@ def _matchup(world):
     return matchup_create(list_a=world.army_list, list_b=second, owner=world.users["owner"])
 
 
+def _hof_matchup(world):
+    """A Hail of Fire match-up of the owner's (the sample Kampfgruppe against a copy of it), so that the
+    parity procedure's steps read the hostile bodies instead of answering 404 for a system without one."""
+    from armybuilder.lists.listjson import parse_list_json
+    from armybuilder.lists import services as s
+    from armybuilder.lists.matchups import matchup_create
+    from handbooks.services import handbooks_load_paths
+
+    results = handbooks_load_paths([Path(settings.HANDBOOK_DATA_DIR) / "hof"])
+    assert all(r.ok for r in results), [str(p) for r in results for p in r.problems]
+    example = Path(settings.BASE_DIR) / "docs" / "examples" / "hof-kampfgruppe.json"
+    german = s.army_list_import(doc=parse_list_json(example.read_bytes()), owner=world.users["owner"])
+    copy = s.army_list_copy(army_list=german, owner=world.users["owner"])
+    return matchup_create(list_a=german, list_b=copy, owner=world.users["owner"])
+
+
 def _api_token(world):
     from armybuilder.api.services import api_token_rotate
 
@@ -159,6 +175,7 @@ KINDS = {
     "book": _books,
     "army_list": _army_list,
     "matchup": _matchup,
+    "hof_matchup": _hof_matchup,
     "api_token": _api_token,
     "job": _job,
     "password_reset": _password_reset,
@@ -196,6 +213,8 @@ def _actions(world):
 # URL is then tried with each value.
 PARAMETERS = [
     (r"^matchups/", "public_id", lambda w: w.matchup.public_id),
+    (r"^api/v1/matchups/.*parity", "matchup_id", lambda w: w.hof_matchup.public_id),
+    (r"^api/v1/matchups/", "matchup_id", lambda w: w.matchup.public_id),
     (r"lists/<uuid:public_id>", "public_id", lambda w: w.army_list.public_id),
     (r"", "share_token", lambda w: w.army_list.share_token),
     (r"lists/<uuid:public_id>/do/", "action", _actions),

@@ -11,7 +11,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 from rest_framework.test import APIClient
 
-from armybuilder.lists import gamedata
+from armybuilder.lists import catalog as gamedata
 from armybuilder.lists import services as list_services
 from armybuilder.rules import engine
 from armybuilder.systems import system_for, system_get, system_registered

@@ -2,8 +2,7 @@
 index, the Flames of War v4 mapping onto handbook documents (and a generic one for
 other systems) with the catalogue document the rules engine evaluates, an import
 report, and rosters (.ros/.rosz/New Recruit JSON) in and out. Pure Python apart from :mod:`.load`, which hands the
-documents to the handbooks service, and :mod:`.roster_service`, which reads and
-writes army lists through the lists app.
+documents to the handbooks service; reading rosters into army lists is ``armybuilder.services.rosters``.
 """
 from .costs import CostResult, SelectionTreeError, UnsupportedModifier, evaluate_costs
 from .importer import import_library, map_library, read_library
