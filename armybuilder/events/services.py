@@ -18,6 +18,7 @@ from armybuilder.pdf.codes import list_code
 from armybuilder.pdf.context import pointer_labels
 from armybuilder.rules import check
 from armybuilder.rules.event_pack import PackSettings, check_with_pack
+from armybuilder.rules.issue_codes import EVENT_LIST_UNREADABLE
 from armybuilder.rules.report import ERROR
 from handbooks.models import GameSystem, Handbook
 
@@ -190,9 +191,8 @@ class CheckResult:
 
 
 def _unreadable(problems) -> CheckResult:
-    errors = [{"code": "event.list.unreadable", "severity": ERROR, "message": str(p), "pointer": p.pointer,
-               "rule": None, "fix": "Open the list in the builder, fix it and submit it again.", "box": None,
-               "where": ""} for p in problems[:20]]
+    code = EVENT_LIST_UNREADABLE
+    errors = [{**code.issue(p.pointer, fix=code.fix(), problem=str(p)).as_dict(), "where": ""} for p in problems[:20]]
     return CheckResult(errors, [], 0, 0, 0, [])
 
 
