@@ -15,15 +15,13 @@ The shared checks (``generic.py``, ``battlescribe/check.py``) report the same ki
 system; :func:`diagram_codes` and :func:`battlescribe_codes` give a system's own set of codes for them,
 one constant per code that system really produces.
 
-``python -m armybuilder.rules.issue_codes docs/issue-codes.md`` writes the reference page from this module
-(without a path it prints it). Plain Python: no Django.
+``python -m armybuilder.rules.issue_codes_doc docs/issue-codes.md`` writes the reference page from this
+module (``issue_codes_doc.py``). Plain Python: no Django.
 """
 from __future__ import annotations
 
 import string
-import sys
 from dataclasses import dataclass, fields
-from pathlib import Path
 from types import MappingProxyType
 
 from .report import ERROR, WARNING, Issue
@@ -42,8 +40,7 @@ SYSTEMS = {
     "bs": "Other systems imported from BattleScribe",
     "event": "Event rules packs",
 }
-DOC_PATH = "docs/issue-codes.md"
-DOC_COMMAND = f"python -m armybuilder.rules.issue_codes {DOC_PATH}"
+DOC_PATH = "docs/issue-codes.md"  # the reference page of every code (issue_codes_doc.py writes it)
 
 
 def _fields_of(template: str) -> frozenset:
@@ -781,67 +778,3 @@ def constants() -> dict[str, IssueCode]:
 
 REGISTRY = Registry(constants().values())
 lookup = REGISTRY.lookup
-
-
-# -- the reference page ----------------------------------------------------------------------------------
-def _cell(templates) -> str:
-    if not templates:
-        return "–"
-    parts = []
-    for form, template in templates.items():
-        shown = "`" + template.replace("|", "\\|") + "`"
-        parts.append(f"*{form}*: {shown}" if form else shown)
-    return "<br>".join(parts)
-
-
-def document() -> str:
-    """The reference page of every code, grouped by system, as ``docs/issue-codes.md`` holds it."""
-    lines = [
-        "# Issue codes",
-        "",
-        "Every code the checks report (the `code` of each issue in a report, the API and event submissions),",
-        "with its severity, where the rule comes from, and the wording of its message and fix.",
-        "",
-        f"Generated from `armybuilder/rules/issue_codes.py`; do not edit by hand. After changing a code, run "
-        f"`.venv/bin/{DOC_COMMAND}`",
-        "(tests/rules/test_issue_codes.py fails while this page differs from what that writes).",
-        "",
-        "Templates are Python format strings: `{name}` is filled in when the issue is reported. A code reported in",
-        "several situations has one template per situation, named in italics (its *form*). Rule references cite",
-        "the rules digests in the project's shared notes: \"L672\" is line 672 of the rulebook text the digest",
-        "was made from, \"§1.4\" the digest's section.",
-        "",
-    ]
-    by_system: dict[str, list[IssueCode]] = {prefix: [] for prefix in SYSTEMS}
-    for code in REGISTRY:
-        by_system[code.system].append(code)
-    for prefix, heading in SYSTEMS.items():
-        codes = sorted(by_system[prefix], key=lambda c: c.code)
-        if not codes:
-            continue
-        lines += [f"## {heading} (`{prefix}.`)", "", "| Code | Severity | Rule | Message | Fix |",
-                  "|---|---|---|---|---|"]
-        for code in codes:
-            lines.append(f"| `{code.code}` | {code.severity} | {code.rule.replace('|', chr(92) + '|')} | "
-                         f"{_cell(code.messages)} | {_cell(code.fixes)} |")
-        lines.append("")
-    lines.append(f"{len(REGISTRY)} codes.")
-    return "\n".join(lines) + "\n"
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) > 1 or (argv and argv[0].startswith("-")):
-        print(f"usage: {DOC_COMMAND.replace(DOC_PATH, '[PATH]')}  (no PATH: print the page)", file=sys.stderr)
-        return 2
-    text = document()
-    if not argv:
-        sys.stdout.write(text)
-        return 0
-    Path(argv[0]).write_text(text, encoding="utf-8")
-    print(f"wrote {argv[0]}: {len(REGISTRY)} codes")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
