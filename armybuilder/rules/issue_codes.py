@@ -20,6 +20,7 @@ module (``issue_codes_doc.py``). Plain Python: no Django.
 """
 from __future__ import annotations
 
+import ast
 import string
 from dataclasses import dataclass, fields
 from types import MappingProxyType
@@ -54,6 +55,24 @@ def _fields_of(template: str) -> frozenset:
     return frozenset(names)
 
 
+def _compiled(template: str):
+    """The template as a function of its placeholders, by keyword only: an f-string built from its parts (the
+    text as constants, each placeholder a name), so reporting costs what the f-string it replaced did, and a
+    missing or unknown value is a TypeError."""
+    parts, names = [], []
+    for literal, name, _, _ in string.Formatter().parse(template):
+        if literal:
+            parts.append(ast.Constant(literal))
+        if name is not None:
+            parts.append(ast.FormattedValue(ast.Name(name, ast.Load()), conversion=-1, format_spec=None))
+            names.append(name)
+    names = list(dict.fromkeys(names))
+    arguments = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[ast.arg(n) for n in names],
+                              kw_defaults=[None] * len(names), kwarg=None, defaults=[])
+    tree = ast.Expression(ast.Lambda(arguments, ast.JoinedStr(parts)))
+    return eval(compile(ast.fix_missing_locations(tree), "<issue template>", "eval"), {})  # noqa: S307 - our own
+
+
 def _forms(templates, what: str, code: str) -> MappingProxyType:
     if templates is None:
         templates = {}
@@ -73,7 +92,7 @@ def _forms(templates, what: str, code: str) -> MappingProxyType:
 class IssueCode:
     """One issue code. ``message`` and ``fix`` are one template, or a mapping form name -> template."""
 
-    __slots__ = ("code", "severity", "rule", "messages", "fixes", "_fields")
+    __slots__ = ("code", "severity", "rule", "messages", "fixes", "_message_forms", "_fix_forms")
 
     def __init__(self, code: str, *, severity: str, rule: str, message, fix=None):
         prefix = code.partition(".")[0]
@@ -90,8 +109,9 @@ class IssueCode:
         if not self.messages:
             raise ValueError(f"{code}: a message template is required")
         self.fixes = _forms(fix, "fix", code)
-        self._fields = {("message", k): _fields_of(v) for k, v in self.messages.items()}
-        self._fields.update({("fix", k): _fields_of(v) for k, v in self.fixes.items()})
+        # form -> (template filled in, its placeholders): one look-up per issue reported.
+        self._message_forms = {k: (_compiled(v), _fields_of(v)) for k, v in self.messages.items()}
+        self._fix_forms = {k: (_compiled(v), _fields_of(v)) for k, v in self.fixes.items()}
 
     @property
     def system(self) -> str:
@@ -100,26 +120,34 @@ class IssueCode:
     def __repr__(self) -> str:
         return f"IssueCode({self.code!r})"
 
-    def _fill(self, kind: str, templates, form: str, values: dict) -> str:
-        template = templates.get(form)
-        if template is None:
-            raise KeyError(f"{self.code} has no {kind} form {form!r} (it has {sorted(templates)})")
-        wanted = self._fields[(kind, form)]
-        if values.keys() != wanted:
-            raise TypeError(f"{self.code} {kind} {form!r} takes {sorted(wanted)}, was given {sorted(values)}")
-        return template.format(**values)
+    def _fill(self, kind: str, forms: dict, form: str, values: dict) -> str:
+        found = forms.get(form)
+        if found is None:
+            raise KeyError(f"{self.code} has no {kind} form {form!r} (it has {sorted(forms)})")
+        try:
+            return found[0](**values)
+        except TypeError:
+            if values.keys() != found[1]:
+                raise TypeError(f"{self.code} {kind} {form!r} takes {sorted(found[1])}, was given "
+                                f"{sorted(values)}") from None
+            raise
 
     def message(self, form: str = "", /, **values) -> str:
-        return self._fill("message", self.messages, form, values)
+        return self._fill("message", self._message_forms, form, values)
 
     def fix(self, form: str = "", /, **values) -> str:
-        return self._fill("fix", self.fixes, form, values)
+        return self._fill("fix", self._fix_forms, form, values)
 
     def issue(self, pointer: str, *, form: str = "", rule=None, fix: str | None = None, box: str | None = None,
               **values) -> Issue:
         """The issue, its message filled in from the ``form`` template with ``values``; ``fix`` is
         already worded (usually ``code.fix(...)``) or None."""
-        return Issue(self.code, self.severity, self.message(form, **values), pointer, rule, fix, box)
+        return self.issue_of(pointer, form, rule, fix, box, values)
+
+    def issue_of(self, pointer: str, form: str, rule, fix, box, values: dict) -> Issue:
+        """:meth:`issue` with the values as a dict (``Report.add`` passes its own on)."""
+        return Issue(self.code, self.severity, self._fill("message", self._message_forms, form, values), pointer,
+                     rule, fix, box)
 
 
 class Registry:

@@ -65,9 +65,14 @@ class Report:
     def add(self, code, pointer: str, *, form: str = "", rule=None, fix=None, box=None, **values) -> None:
         """Report ``code`` (an ``IssueCode`` of ``issue_codes``: its severity and wording come from there),
         its message filled in from the ``form`` template with ``values``; ``fix`` already worded or None."""
-        if isinstance(code, str):
-            raise TypeError(f"Report.add takes an IssueCode constant from armybuilder.rules.issue_codes, not {code!r}")
-        self.issues.append(code.issue(pointer, form=form, rule=rule, fix=fix, box=box, **values))
+        try:
+            issue = code.issue_of(pointer, form, rule, fix, box, values)
+        except AttributeError:
+            if isinstance(code, str):
+                raise TypeError(f"Report.add takes an IssueCode constant from armybuilder.rules.issue_codes, "
+                                f"not {code!r}") from None
+            raise
+        self.issues.append(issue)
 
     def as_dict(self) -> dict:
         return {
