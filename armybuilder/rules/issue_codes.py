@@ -7,7 +7,7 @@ holds:
 * ``severity``: error (the list is not legal), warning (legal, worth a look) or info;
 * ``rule``: where the rule is written: the seed lines ("L672") of the rulebook, as the rules digests in
   the project's shared notes cite them, with the digest's section; "project rule" where no book says it;
-* ``message``: the wording, a ``str.format`` template. A code reported in several situations has one
+* ``message``: the wording, a template with ``{name}`` placeholders (``str.format`` syntax). A code reported in several situations has one
   template per situation, by name (its *forms*); the values a form needs are exactly its placeholders;
 * ``fix``: what to do about it, templates by name the same way (none where nothing useful can be said).
 
@@ -57,7 +57,7 @@ def _fields_of(template: str) -> frozenset:
 
 def _compiled(template: str):
     """The template as a function of its placeholders, by keyword only: an f-string built from its parts (the
-    text as constants, each placeholder a name), so reporting costs what the f-string it replaced did, and a
+    text as constants, each placeholder a name), so filling one in does not parse the template again, and a
     missing or unknown value is a TypeError."""
     parts, names = [], []
     for literal, name, _, _ in string.Formatter().parse(template):
