@@ -631,13 +631,16 @@ BS_POINTS_OVER_LIMIT = IssueCode(
 
 # == Event rules packs ======================================================================================
 EVENT_POINTS_OVER = IssueCode(
-    "event.points.over", severity=ERROR, rule=PACK + "; card pools: " + _anchors("§4, lines 295, 304"),
+    "event.points.over", severity=ERROR,
+    rule="the event's rules pack, with or without a separate pool for command cards (" + _anchors("§4, lines 295, 304")
+         + ")",
     message={"": "The force costs {total} points, {over} more than the event's {limit}-point limit.",
              "pool": "The force costs {total} points; with up to {pool} points of command cards paid from the card "
                      "pool that is {counted}, {over} more than the event's {limit}-point limit."},
     fix="Remove or shrink units or cards worth at least {over} points.")
 EVENT_FORMATIONS_TOO_MANY = IssueCode(
-    "event.formations.too_many", severity=ERROR, rule=PACK + " (e.g. \"3 Formation limit per player\", line 293)",
+    "event.formations.too_many", severity=ERROR,
+    rule="the event's rules pack, e.g. \"3 Formation limit per player\" (" + _anchors("§4, lines 293") + ")",
     message="The force fields {count} formations; the event allows at most {most}.",
     fix={"one": "Remove {extra} formation, e.g. {names}.", "several": "Remove {extra} formations, e.g. {names}."})
 EVENT_BOOK_NOT_ALLOWED = IssueCode(

@@ -225,9 +225,9 @@ def test_every_digest_section_a_code_cites_exists_and_holds_the_lines_cited():
         if os.environ.get("ARMYBUILDER_REQUIRE_BSDATA") == "1":
             pytest.fail(f"the rules digests are not at {DIGESTS}")
         pytest.skip(f"the rules digests (shared notes, not part of the project) are not at {DIGESTS}")
-    checked = 0
+    checked = digest_lines = seed_lines = 0
     for code in REGISTRY:
-        for digest, sections, cited_lines in re.findall(r"digest ([\w-]+\.md) ((?:§[\d.]+(?:, )?)+)(, lines [\d, -]+)?",
+        for digest, sections, cited_lines in re.findall(r"digest ([\w-]+\.md) (§[\d.]+(?:, §[\d.]+)*)(, lines [\d, -]+)?",
                                                         code.rule):
             found = _digest_sections(DIGESTS / digest)
             texts = []
@@ -235,7 +235,8 @@ def test_every_digest_section_a_code_cites_exists_and_holds_the_lines_cited():
                 assert section in found, f"{code.code}: {digest} has no section {section}"
                 texts.append(found[section])
             # The seed lines before the digest's name must be cited in the sections named.
-            before = code.rule.split(f"digest {digest}")[0].rsplit(";", 1)[-1]
+            before = code.rule.split(f"digest {digest}")[0].rstrip(" ;(").rsplit(";", 1)[-1]
+            seed_lines += bool(_cited_lines(before))
             missing = _cited_lines(before) - _cited_lines("\n".join(texts))
             assert not missing, f"{code.code}: {digest} {sections} do not cite line(s) {sorted(missing)}"
             if cited_lines:  # lines of the digest file itself
@@ -243,7 +244,8 @@ def test_every_digest_section_a_code_cites_exists_and_holds_the_lines_cited():
                 spans = {int(row.split(":", 1)[0]) for text in texts for row in text.splitlines()}
                 assert numbers <= spans, f"{code.code}: {digest} lines {sorted(numbers - spans)} are outside {sections}"
             checked += 1
-    assert checked > 50
+            digest_lines += bool(cited_lines)
+    assert checked > 50 and digest_lines >= 3 and seed_lines > 30
 
 
 # -- the source: codes only from the registry ----------------------------------------------------------------
