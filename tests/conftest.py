@@ -53,3 +53,28 @@ def fresh_rate_limit_counts():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def issues_seen_come_from_the_registry():
+    """Every issue any test makes (on the real BSData library too) is recorded; at the end of the run each must
+    carry a registered code with its severity, and wording one of that code's templates gives
+    (tests/rules/issue_wording.py). A failure shows as an error in the teardown of the last test."""
+    from armybuilder.rules.report import Issue
+
+    from tests.rules.issue_wording import wording_problems
+
+    seen = set()
+    make = Issue.__init__
+
+    def recording(self, *args, **kwargs):
+        make(self, *args, **kwargs)
+        seen.add((self.code, self.severity, self.message, self.fix))
+
+    Issue.__init__ = recording
+    yield seen
+    Issue.__init__ = make
+    problems = wording_problems(seen)
+    if problems:
+        pytest.fail(f"{len(problems)} issue(s) made in this run do not come from armybuilder/rules/issue_codes.py:\n"
+                    + "\n".join(sorted(problems)[:40]), pytrace=False)

@@ -2,7 +2,8 @@
 from . import fow, hof, oww2, waf
 from .battlescribe.system import BattleScribeRules
 from .force import Force
-from .report import ERROR, Report
+from .issue_codes import FORCE_SYSTEM_UNSUPPORTED
+from .report import Report
 
 MODULES = {module.SYSTEM: module for module in (fow, oww2, hof, waf)}
 
@@ -23,7 +24,7 @@ def check(force: Force) -> Report:
         # A game system imported from BattleScribe with no rules module of its own (e.g. Phalanx).
         module = BattleScribeRules(force.system)
     if module is None:
-        report.add("force.system.unsupported", ERROR, f"No rules are known for the system '{force.system}'.", "/system")
+        report.add(FORCE_SYSTEM_UNSUPPORTED, "/system", system=force.system)
         return report
     module.check(force, report)
     return report

@@ -7,10 +7,9 @@ Issues have the engine's format (code, severity, message, pointer, rule, fix), c
 """
 from dataclasses import dataclass, field, replace
 
+from . import issue_codes as c
 from .force import Force
-from .report import ERROR, Issue, Report, RuleRef
-
-P = "event"
+from .report import Issue, Report, RuleRef
 
 
 @dataclass(frozen=True)
@@ -59,8 +58,8 @@ def _books(force: Force):
 def pack_issues(force: Force, report: Report, pack: PackSettings) -> list[Issue]:
     issues: list[Issue] = []
 
-    def add(code, message, pointer, rule, fix=None):
-        issues.append(Issue(f"{P}.{code}", ERROR, message, pointer, _rule(pack, rule), fix))
+    def add(code: c.IssueCode, pointer: str, rule: str, *, fix: str, form: str = "", **values):
+        issues.append(code.issue(pointer, form=form, rule=_rule(pack, rule), fix=fix, **values))
 
     if pack.points_limit is not None:
         pool = pack.card_points or 0
@@ -68,43 +67,40 @@ def pack_issues(force: Force, report: Report, pack: PackSettings) -> list[Issue]
         counted = report.total_points - from_pool
         if counted > pack.points_limit:
             over = counted - pack.points_limit
+            code = c.EVENT_POINTS_OVER
+            fix = code.fix(over=over)
             if pool:
-                message = (f"The force costs {report.total_points} points; with up to {pool} points of command "
-                           f"cards paid from the card pool that is {counted}, {over} more than the event's "
-                           f"{pack.points_limit}-point limit.")
+                add(code, "/points_limit", "Points limit", fix=fix, form="pool", total=report.total_points,
+                    pool=pool, counted=counted, over=over, limit=pack.points_limit)
             else:
-                message = (f"The force costs {report.total_points} points, {over} more than the event's "
-                           f"{pack.points_limit}-point limit.")
-            add("points.over", message, "/points_limit", "Points limit",
-                f"Remove or shrink units or cards worth at least {over} points.")
+                add(code, "/points_limit", "Points limit", fix=fix, total=report.total_points, over=over,
+                    limit=pack.points_limit)
     formations = [f for f in force.formations if f.parent_index is None]
     if pack.formation_limit is not None and len(formations) > pack.formation_limit:
         extra = len(formations) - pack.formation_limit
         names = [f.formation.name for f in formations[pack.formation_limit:]]
-        add("formations.too_many",
-            f"The force fields {len(formations)} formations; the event allows at most {pack.formation_limit}.",
-            "/formations", "Formation limit",
-            f"Remove {extra} formation{'s' if extra > 1 else ''}, e.g. {_names(names)}.")
+        code = c.EVENT_FORMATIONS_TOO_MANY
+        add(code, "/formations", "Formation limit",
+            fix=code.fix("several" if extra > 1 else "one", extra=extra, names=_names(names)),
+            count=len(formations), most=pack.formation_limit)
     for book, pointer in _books(force):
         if pack.books and book.code not in pack.books:
-            add("book.not_allowed", f"{book.name} is not one of the event's books.", pointer, "Allowed books",
-                "Build the force from an allowed book.")
+            add(c.EVENT_BOOK_NOT_ALLOWED, pointer, "Allowed books", fix=c.EVENT_BOOK_NOT_ALLOWED.fix(), book=book.name)
         if pack.nations and book.nation not in pack.nations:
-            add("nation.not_allowed", f"{book.nation_name or book.nation} ({book.name}) is not one of the event's "
-                f"nations.", pointer, "Allowed nations", "Build the force from a book of an allowed nation.")
+            add(c.EVENT_NATION_NOT_ALLOWED, pointer, "Allowed nations", fix=c.EVENT_NATION_NOT_ALLOWED.fix(),
+                nation=book.nation_name or book.nation, book=book.name)
         if pack.periods and book.period not in pack.periods:
-            add("period.not_allowed", f"{book.name} is {book.period or 'of no period'}; the event plays "
-                f"{_names(pack.periods)}.", pointer, "Allowed periods",
-                "Build the force from a book of the event's period.")
+            add(c.EVENT_PERIOD_NOT_ALLOWED, pointer, "Allowed periods", fix=c.EVENT_PERIOD_NOT_ALLOWED.fix(),
+                book=book.name, period=book.period or "of no period", periods=_names(pack.periods))
         if pack.points_sets and book.points_set not in pack.points_sets:
-            add("points_set.not_allowed", f"{book.name} uses {book.points_set or 'no named points set'}; the event "
-                f"uses {_names(pack.points_sets)}.", pointer, "Points set",
-                "Rebuild the list on a book revision with an allowed points set.")
+            add(c.EVENT_POINTS_SET_NOT_ALLOWED, pointer, "Points set", fix=c.EVENT_POINTS_SET_NOT_ALLOWED.fix(),
+                book=book.name, points_set=book.points_set or "no named points set",
+                points_sets=_names(pack.points_sets))
         current = pack.current_revisions.get(book.code)
         if current is not None and book.revision != current:
-            add("revision.old", f"{book.name} is revision {book.revision}; the event uses the current revision "
-                f"{current}.", pointer, "Book revision",
-                f"Copy the list onto revision {current} of {book.name} and submit it again.")
+            code = c.EVENT_REVISION_OLD
+            add(code, pointer, "Book revision", fix=code.fix(current=current, book=book.name), book=book.name,
+                revision=book.revision, current=current)
     return issues
 
 

@@ -4,8 +4,9 @@ from collections import Counter, defaultdict
 from . import generic
 from .force import Force, ForceFormation, ForceUnit
 from .data import in_variant
+from . import issue_codes as c
 from .battlescribe.check import check_battlescribe, unit_teams, unit_transports
-from .report import ERROR, WARNING, Report, RuleRef
+from .report import ERROR, Report, RuleRef
 
 SYSTEM = "fow4"
 BOOK = "Flames of War rulebook, Building a Force"
@@ -51,7 +52,7 @@ def check(force: Force, report: Report) -> None:
     check_observers(force, report)
     check_cards(force, report)
     generic.check_constraints(force, report, P, RULES["constraint"])
-    generic.check_points_limit(force, report, RULES["points"], f"{P}.points.over_limit")
+    generic.check_points_limit(force, report, RULES["points"], c.FOW_POINTS_OVER_LIMIT)
     check_formation_strength(force, report)
     figures(force, report)
 
@@ -66,7 +67,7 @@ def check_imported(force: Force, report: Report) -> None:
     check_same_book(force, report)
     check_allies(force, report)
     check_observers(force, report)
-    generic.check_points_limit(force, report, RULES["points"], f"{P}.points.over_limit")
+    generic.check_points_limit(force, report, RULES["points"], c.FOW_POINTS_OVER_LIMIT)
     check_formation_strength(force, report)
     figures(force, report, result)
 
@@ -80,33 +81,32 @@ def check_formations(force: Force, report: Report, *, counted_by_data: bool = Fa
     """``counted_by_data``: imported books say themselves what counts as a formation (any root choice in their
     Formations category, e.g. a Formation Support unit that is one), so only the allies rule is ours."""
     if not force.formations and not counted_by_data:
-        report.add(f"{P}.force.no_formation", ERROR, "The force has no formation.", "/formations",
-                   RULES["formations"], f"Add a formation from: {formation_names(force)}.")
+        code = c.FOW_FORCE_NO_FORMATION
+        report.add(code, "/formations", rule=RULES["formations"],
+                   fix=code.fix("add_formation", formations=formation_names(force)))
     elif force.formations and all(f.allied for f in force.formations):
-        report.add(f"{P}.force.only_allied", ERROR,
-                   "Every formation is allied; the force needs at least one formation of its own nation.",
-                   "/formations", RULES["formations"], f"Add a formation from: {formation_names(force)}.")
+        code = c.FOW_FORCE_ONLY_ALLIED
+        report.add(code, "/formations", rule=RULES["formations"], fix=code.fix(formations=formation_names(force)))
     for formation in force.formations:
         if formation.handbook.system != SYSTEM:
-            report.add(f"{P}.formation.wrong_system", ERROR,
-                       f"{formation.formation.name} is not a Flames of War formation.", formation.pointer)
+            report.add(c.FOW_FORMATION_WRONG_SYSTEM, formation.pointer, formation=formation.formation.name)
 
 
 def check_variant(force: Force, report: Report) -> None:
     variants = force.handbook.variants
     if force.variant is not None and force.variant not in variants:
-        report.add(f"{P}.variant.unknown", ERROR, f"'{force.variant}' is not a variant of {force.handbook.name}.",
-                   "/variant", RULES["variant"], f"Choose one of: {generic.names(variants.values())}.")
+        code = c.FOW_VARIANT_UNKNOWN
+        report.add(code, "/variant", rule=RULES["variant"], fix=code.fix(variants=generic.names(variants.values())),
+                   variant=force.variant, book=force.handbook.name)
         return
     if variants and force.variant is None and _uses_variant_items(force):
-        report.add(f"{P}.variant.not_chosen", ERROR,
-                   f"{force.handbook.name} has variants and this force uses options tied to one; choose its variant.",
-                   "/variant", RULES["variant"], f"Choose one of: {generic.names(variants.values())}.")
+        code = c.FOW_VARIANT_NOT_CHOSEN
+        report.add(code, "/variant", rule=RULES["variant"], fix=code.fix(variants=generic.names(variants.values())),
+                   book=force.handbook.name)
     for formation in force.formations:
         if not formation.allied and not in_variant(formation.formation.variants, force.variant):
-            report.add(f"{P}.variant.option_not_in_variant", ERROR,
-                       f"{formation.formation.name} is not available to your chosen variant.", formation.pointer,
-                       RULES["variant"])
+            report.add(c.FOW_VARIANT_OPTION_NOT_IN_VARIANT, formation.pointer, form="formation",
+                       rule=RULES["variant"], formation=formation.formation.name)
 
 
 def _uses_variant_items(force: Force) -> bool:
@@ -136,18 +136,17 @@ def check_support_sources(force: Force, report: Report) -> None:
         first, *others = list(sources)
         for key in others:
             for unit in sources[key]:
-                report.add(f"{P}.support.several_diagrams", ERROR,
-                           f"Support is taken from more than one diagram ({generic.names(labels)}); "
-                           f"{unit.unit.name} must go, or the other support must.",
-                           unit.pointer, RULES["support"], f"Take all support from {labels[0]} only.", unit.box.code)
+                code = c.FOW_SUPPORT_SEVERAL_DIAGRAMS
+                report.add(code, unit.pointer, rule=RULES["support"], fix=code.fix(diagram=labels[0]),
+                           box=unit.box.code, diagrams=generic.names(labels), unit=unit.unit.name)
     # Each Support box is used at most its max across all copies of the same formation.
     per_box = Counter(u.box.code for units in sources.values() for u in units if u.box.formation is not None)
     for box_code, count in per_box.items():
         box = next(u.box for units in sources.values() for u in units if u.box.code == box_code)
         if count > box.max_picks:
-            report.add(f"{P}.support.box_reused", ERROR,
-                       f"The support box '{box.name}' is used {count} times in the force; it allows {box.max_picks}.",
-                       "/formations", RULES["support"], f"Remove {count - box.max_picks} unit(s) from it.", box.code)
+            code = c.FOW_SUPPORT_BOX_REUSED
+            report.add(code, "/formations", rule=RULES["support"], fix=code.fix(extra=count - box.max_picks),
+                       box=box.code, box_name=box.name, count=count, most=box.max_picks)
 
 
 def _source_label(force: Force, key: str) -> str:
@@ -176,10 +175,9 @@ def check_same_book(force: Force, report: Report) -> None:
         elif _higher(formation) and base_higher and _higher(formation) != base_higher:
             problems.append(f"belongs to {_higher(formation)}, not {base_higher}")
         if problems:
-            report.add(f"{P}.formation.mixed_sources", ERROR,
-                       f"{formation.formation.name} {'; '.join(problems)}. All formations must share book, nation "
-                       "and higher formation (allies excepted).", formation.pointer, RULES["same_book"],
-                       "Mark it as an Allied Formation if its nation is a permitted ally, or remove it.")
+            code = c.FOW_FORMATION_MIXED_SOURCES
+            report.add(code, formation.pointer, rule=RULES["same_book"], fix=code.fix(),
+                       formation=formation.formation.name, problems="; ".join(problems))
 
 
 def check_allies(force: Force, report: Report) -> None:
@@ -191,31 +189,28 @@ def check_allies(force: Force, report: Report) -> None:
     for formation in allied:
         nation = formation.handbook.nation
         if nation == force.handbook.nation:
-            report.add(f"{P}.allied.same_nation", ERROR,
-                       f"{formation.formation.name} is of your own nation; it cannot be an Allied Formation.",
-                       formation.pointer, RULES["allies"], "Take it as one of your own formations.")
+            code = c.FOW_ALLIED_SAME_NATION
+            report.add(code, formation.pointer, rule=RULES["allies"], fix=code.fix(),
+                       formation=formation.formation.name)
         elif formation.handbook.source != force.handbook.source:
             kind = {"battlescribe": "imported data", "file": "a sample data file"}
-            report.add(f"{P}.allied.other_source", ERROR,
-                       f"{formation.formation.name} comes from {kind.get(formation.handbook.source, 'other data')}, "
-                       f"your book from {kind.get(force.handbook.source, 'other data')}: allies come from books of "
-                       "the same kind.", formation.pointer, RULES["allies"],
-                       "Remove it, and choose an Allied Formation offered in the builder.")
+            code = c.FOW_ALLIED_OTHER_SOURCE
+            report.add(code, formation.pointer, rule=RULES["allies"], fix=code.fix(),
+                       formation=formation.formation.name,
+                       their_kind=kind.get(formation.handbook.source, "other data"),
+                       our_kind=kind.get(force.handbook.source, "other data"))
         elif formation.handbook.period and force.handbook.period and formation.handbook.period != force.handbook.period:
-            report.add(f"{P}.allied.other_period", ERROR,
-                       f"{formation.formation.name} is {formation.handbook.period}; your force is "
-                       f"{force.handbook.period}.", formation.pointer, RULES["allies"],
-                       f"Remove it, and choose an Allied Formation from a {force.handbook.period} book.")
+            code = c.FOW_ALLIED_OTHER_PERIOD
+            report.add(code, formation.pointer, rule=RULES["allies"], fix=code.fix(force_period=force.handbook.period),
+                       formation=formation.formation.name, period=formation.handbook.period,
+                       force_period=force.handbook.period)
         elif nation not in allowed:
-            listed = generic.names(sorted(allowed)) or "none"
-            report.add(f"{P}.allied.nation_not_permitted", ERROR,
-                       f"{formation.formation.name} is {formation.handbook.nation_name or nation}; your diagrams list "
-                       f"allies from: {listed}.", formation.pointer, RULES["allies"],
-                       "Remove it, or choose an allied formation from a listed nation.")
+            code = c.FOW_ALLIED_NATION_NOT_PERMITTED
+            report.add(code, formation.pointer, rule=RULES["allies"], fix=code.fix(),
+                       formation=formation.formation.name, nation=formation.handbook.nation_name or nation,
+                       listed=generic.names(sorted(allowed)) or "none")
     if len(allied) > 1:
-        report.add(f"{P}.allied.more_than_one", WARNING,
-                   f"The force has {len(allied)} Allied Formations; the rules speak of one. Check your event's rules.",
-                   allied[1].pointer, RULES["allies"])
+        report.add(c.FOW_ALLIED_MORE_THAN_ONE, allied[1].pointer, rule=RULES["allies"], count=len(allied))
 
 
 def check_observers(force: Force, report: Report) -> None:
@@ -223,17 +218,16 @@ def check_observers(force: Force, report: Report) -> None:
     observers = [u for u in units if u.unit.is_observer]
     present = {u.unit.code for u in units if not u.unit.is_observer}
     for extra in observers[1:]:
-        report.add(f"{P}.observer.too_many", ERROR,
-                   f"A force may have one Observer; {extra.unit.name} would be number {observers.index(extra) + 1}.",
-                   extra.pointer, RULES["observer"], f"Remove {extra.unit.name}.", extra.box.code)
+        code = c.FOW_OBSERVER_TOO_MANY
+        report.add(code, extra.pointer, rule=RULES["observer"], fix=code.fix(unit=extra.unit.name), box=extra.box.code,
+                   unit=extra.unit.name, number=observers.index(extra) + 1)
     for observer in observers:
         source = observer.unit.observer_source
         if source and source not in present:
             source_name = _unit_name(force, source)
-            report.add(f"{P}.observer.source_missing", ERROR,
-                       f"{observer.unit.name} comes from {source_name}, which is not in the force.",
-                       observer.pointer, RULES["observer"], f"Add {source_name}, or remove the Observer.",
-                       observer.box.code)
+            code = c.FOW_OBSERVER_SOURCE_MISSING
+            report.add(code, observer.pointer, rule=RULES["observer"], fix=code.fix(source=source_name),
+                       box=observer.box.code, unit=observer.unit.name, source=source_name)
 
 
 def _unit_name(force: Force, code: str) -> str:
@@ -254,50 +248,54 @@ def check_cards(force: Force, report: Report) -> None:
         if data.max_per_force is not None and per_force[data.code] > data.max_per_force \
                 and data.code not in seen_force_limit:
             seen_force_limit.add(data.code)
-            report.add(f"{P}.card.over_force_limit", ERROR,
-                       f"{data.name} may be taken {data.max_per_force} time(s) per force, not {per_force[data.code]}.",
-                       card.pointer, RULES["cards"], f"Remove {per_force[data.code] - data.max_per_force} of them.")
+            code = c.FOW_CARD_OVER_FORCE_LIMIT
+            report.add(code, card.pointer, rule=RULES["cards"],
+                       fix=code.fix(extra=per_force[data.code] - data.max_per_force),
+                       card=data.name, most=data.max_per_force, count=per_force[data.code])
         if data.scope == "force":
             if card.target is not None:
-                report.add(f"{P}.card.wrong_target", ERROR, f"{data.name} applies to the whole force, not to one part.",
-                           card.pointer, RULES["cards"], "Remove its target.")
+                code = c.FOW_CARD_WRONG_TARGET
+                report.add(code, card.pointer, form="force", rule=RULES["cards"], fix=code.fix("remove_target"),
+                           card=data.name)
             continue
         wanted = "formation" if data.scope == "formation" else "unit"
         if card.target is None:
             allowed = data.target_formations if wanted == "formation" else data.target_units
-            hint = _card_target_hint(force, data, wanted)
-            report.add(f"{P}.card.target_missing", ERROR,
-                       f"{data.name} must be given to a {wanted}{' in the force' if allowed else ''}; it has none.",
-                       card.pointer, RULES["cards"], hint)
+            code = c.FOW_CARD_TARGET_MISSING
+            report.add(code, card.pointer, form="listed" if allowed else "", rule=RULES["cards"],
+                       fix=_card_target_hint(force, data, wanted, code), card=data.name, wanted=wanted)
             continue
         target_is_formation = isinstance(card.target, ForceFormation)
         if (wanted == "formation") != target_is_formation:
-            report.add(f"{P}.card.wrong_target", ERROR, f"{data.name} is given to a "
-                       f"{'formation' if target_is_formation else 'unit'}, but it is a {wanted} card.",
-                       card.pointer, RULES["cards"], _card_target_hint(force, data, wanted))
+            code = c.FOW_CARD_WRONG_TARGET
+            report.add(code, card.pointer, form="kind", rule=RULES["cards"],
+                       fix=_card_target_hint(force, data, wanted, code), card=data.name,
+                       given="formation" if target_is_formation else "unit", wanted=wanted)
             continue
         target_code = card.target.formation.code if target_is_formation else card.target.unit.code
         allowed = data.target_formations if target_is_formation else data.target_units
         if allowed and target_code not in allowed:
             target_name = card.target.formation.name if target_is_formation else card.target.unit.name
-            report.add(f"{P}.card.wrong_target", ERROR, f"{data.name} cannot be given to {target_name}.",
-                       card.pointer, RULES["cards"], _card_target_hint(force, data, wanted))
+            code = c.FOW_CARD_WRONG_TARGET
+            report.add(code, card.pointer, form="target", rule=RULES["cards"],
+                       fix=_card_target_hint(force, data, wanted, code), card=data.name, target=target_name)
             continue
         per_target[(data.code, card.target_pointer)] += 1
         if per_target[(data.code, card.target_pointer)] == data.max_per_target + 1:
-            report.add(f"{P}.card.over_target_limit", ERROR,
-                       f"{data.name} is given to the same {wanted} more than {data.max_per_target} time(s).",
-                       card.pointer, RULES["cards"], "Remove the extra copy.")
+            code = c.FOW_CARD_OVER_TARGET_LIMIT
+            report.add(code, card.pointer, rule=RULES["cards"], fix=code.fix(), card=data.name, wanted=wanted,
+                       most=data.max_per_target)
         if data.changes_rating and not target_is_formation:
             rating_cards[card.target_pointer].append(card)
     for cards in rating_cards.values():
         for card in cards[1:]:
-            report.add(f"{P}.card.rating_twice", ERROR,
-                       f"{card.target.unit.name} already has a card that changes its ratings ({cards[0].card.name}); "
-                       f"{card.card.name} would be a second.", card.pointer, RULES["cards"], f"Remove {card.card.name}.")
+            code = c.FOW_CARD_RATING_TWICE
+            report.add(code, card.pointer, rule=RULES["cards"], fix=code.fix(card=card.card.name),
+                       unit=card.target.unit.name, first=cards[0].card.name, card=card.card.name)
 
 
-def _card_target_hint(force: Force, data, wanted: str) -> str | None:
+def _card_target_hint(force: Force, data, wanted: str, code: c.IssueCode) -> str | None:
+    """The fix of ``code`` (a card target problem): the force's parts the card can go to, else what to add."""
     if wanted == "formation":
         candidates = [f.formation.name for f in force.formations
                       if not data.target_formations or f.formation.code in data.target_formations]
@@ -308,9 +306,9 @@ def _card_target_hint(force: Force, data, wanted: str) -> str | None:
                       if not data.target_units or u.unit.code in data.target_units]
         allowed_names = [force.handbook.units[c].name for c in sorted(data.target_units) if c in force.handbook.units]
     if candidates:
-        return f"Give it to one of: {generic.names(dict.fromkeys(candidates))}."
+        return code.fix("give", targets=generic.names(dict.fromkeys(candidates)))
     if allowed_names:
-        return f"Add one of: {generic.names(allowed_names)}, or remove the card."
+        return code.fix("add", targets=generic.names(allowed_names))
     return None
 
 
@@ -322,10 +320,9 @@ def check_formation_strength(force: Force, report: Report) -> None:
         own = [u for u in formation.units if u.box.part_of_formation]
         has_error = any(i.pointer == formation.pointer and i.severity == ERROR for i in report.issues)
         if len(own) < 2 and not has_error:
-            report.add(f"{P}.formation.too_few_units", WARNING,
-                       f"{formation.formation.name} has {len(own)} unit(s) of its own (support does not count); "
-                       "with fewer than two it fails its Formation Last Stand at once.",
-                       formation.pointer, RULES["last_stand"], "Add a unit from a grey or black box.")
+            code = c.FOW_FORMATION_TOO_FEW_UNITS
+            report.add(code, formation.pointer, rule=RULES["last_stand"], fix=code.fix(),
+                       formation=formation.formation.name, count=len(own))
 
 
 def game_units(unit: ForceUnit) -> int:

@@ -3,7 +3,8 @@ from collections import Counter
 
 from .force import Force, ForceCard, ForceUnit
 from .data import BoxData, in_variant
-from .report import ERROR, WARNING, Report, RuleRef
+from .issue_codes import IssueCode, diagram_codes
+from .report import Report, RuleRef
 
 
 def unit_points(unit: ForceUnit) -> int:
@@ -61,27 +62,28 @@ def choice_names(box: BoxData, handbook, variant) -> list[str]:
     return out
 
 
-def check_points_limit(force: Force, report: Report, rule: RuleRef, code: str) -> None:
+def check_points_limit(force: Force, report: Report, rule: RuleRef, code: IssueCode) -> None:
     limit = force.points_limit
     if limit is not None and report.total_points > limit:
         over = report.total_points - limit
-        report.add(code, ERROR, f"The force costs {report.total_points} points, {over} more than the "
-                   f"{limit}-point limit.", "/points_limit", rule, f"Remove or shrink units worth at least {over} points.")
+        report.add(code, "/points_limit", rule=rule, fix=code.fix(over=over), total=report.total_points, over=over,
+                   limit=limit)
 
 
 def check_unit_options(force: Force, report: Report, prefix: str, rules: dict) -> None:
     """Size chosen and offered; upgrades from the unit's own groups within their limits and the variant."""
+    codes = diagram_codes(prefix)
     variant = force.variant
     for unit in force.all_units():
         data = unit.unit
         if unit.size is None:
             offered = [s.label for s in data.sizes if in_variant(s.variants, variant)]
-            report.add(f"{prefix}.unit.size_missing", ERROR, f"{data.name}: no size chosen.", unit.pointer,
-                       rules.get("size"), f"Choose a size: {names(offered)}." if offered else None)
+            code = codes.size_missing
+            report.add(code, unit.pointer, rule=rules.get("size"),
+                       fix=code.fix(sizes=names(offered)) if offered else None, unit=data.name)
         elif not in_variant(unit.size.variants, variant):
-            report.add(f"{prefix}.variant.option_not_in_variant", ERROR,
-                       f"{data.name}: the size '{unit.size.label}' is not available to your chosen variant.",
-                       unit.pointer + "/size", rules.get("variant"))
+            report.add(codes.option_not_in_variant, unit.pointer + "/size", form="size", rule=rules.get("variant"),
+                       unit=data.name, size=unit.size.label)
         per_group = Counter()
         for index, chosen in enumerate(unit.upgrades):
             upgrade = chosen.upgrade
@@ -89,34 +91,34 @@ def check_unit_options(force: Force, report: Report, prefix: str, rules: dict) -
             group = data.group_of(upgrade.code)
             per_group[group.code if group else None] += chosen.quantity
             if chosen.quantity > upgrade.max_quantity:
-                report.add(f"{prefix}.upgrade.too_many", ERROR,
-                           f"{data.name}: at most {upgrade.max_quantity} × {upgrade.name}, not {chosen.quantity}.",
-                           pointer, rules.get("upgrade"), f"Reduce {upgrade.name} to {upgrade.max_quantity}.")
+                code = codes.upgrade_too_many
+                report.add(code, pointer, rule=rules.get("upgrade"),
+                           fix=code.fix(upgrade=upgrade.name, most=upgrade.max_quantity), unit=data.name,
+                           most=upgrade.max_quantity, upgrade=upgrade.name, quantity=chosen.quantity)
             if not in_variant(upgrade.variants, variant):
-                report.add(f"{prefix}.variant.option_not_in_variant", ERROR,
-                           f"{data.name}: {upgrade.name} is not available to your chosen variant.", pointer,
-                           rules.get("variant"), f"Remove {upgrade.name}.")
+                code = codes.option_not_in_variant
+                report.add(code, pointer, form="upgrade", rule=rules.get("variant"),
+                           fix=code.fix("upgrade", upgrade=upgrade.name), unit=data.name, upgrade=upgrade.name)
         for group in data.groups:
             count = per_group.get(group.code, 0)
             if count < group.min_choices:
-                report.add(f"{prefix}.upgrade_group.too_few", ERROR,
-                           f"{data.name}: choose at least {group.min_choices} from {group.name} (has {count}).",
-                           unit.pointer + "/upgrades", rules.get("upgrade"),
-                           "Add one of: " + names(u.name for u in group.upgrades) + ".")
+                code = codes.upgrade_group_too_few
+                report.add(code, unit.pointer + "/upgrades", rule=rules.get("upgrade"),
+                           fix=code.fix(options=names(u.name for u in group.upgrades)), unit=data.name,
+                           least=group.min_choices, group=group.name, count=count)
             if group.max_choices is not None and count > group.max_choices:
-                report.add(f"{prefix}.upgrade_group.too_many", ERROR,
-                           f"{data.name}: at most {group.max_choices} from {group.name} (has {count}).",
-                           unit.pointer + "/upgrades", rules.get("upgrade"),
-                           f"Remove {count - group.max_choices} of them.")
+                code = codes.upgrade_group_too_many
+                report.add(code, unit.pointer + "/upgrades", rule=rules.get("upgrade"),
+                           fix=code.fix(extra=count - group.max_choices), unit=data.name, most=group.max_choices,
+                           group=group.name, count=count)
 
 
-def check_box_picks(force: Force, report: Report, prefix: str, rules: dict, codes: dict | None = None) -> None:
+def check_box_picks(force: Force, report: Report, prefix: str, rules: dict) -> None:
     """Every unit sits in a box its formation offers; each box within its min/max; right units only.
 
-    ``codes`` renames the issue codes for systems with their own words (e.g. Operation WW2 count ranges).
+    The system's codes (``issue_codes.diagram_codes``) carry its own words (e.g. Operation WW2 count ranges).
     """
-    codes = {"hq": f"{prefix}.hq.missing", "black": f"{prefix}.black_box.missing", "too_few": f"{prefix}.box.too_few",
-             "too_many": f"{prefix}.box.too_many", **(codes or {})}
+    codes = diagram_codes(prefix)
     variant = force.variant
     for formation in force.formations:
         data = formation.formation
@@ -126,9 +128,8 @@ def check_box_picks(force: Force, report: Report, prefix: str, rules: dict, code
             box = unit.box
             picks[box.code] += 1
             if box.formation != data.code:
-                report.add(f"{prefix}.box.not_in_formation", ERROR,
-                           f"{unit.unit.name} is in box '{box.name}', which is not on the {data.name} diagram.",
-                           unit.pointer, rules.get("box"), box=box.code)
+                report.add(codes.box_not_in_formation, unit.pointer, rule=rules.get("box"), box=box.code,
+                           unit=unit.unit.name, box_name=box.name, formation=data.name)
                 continue
             check_choice(unit, box, handbook, variant, report, prefix, rules)
         for box in data.boxes:
@@ -137,58 +138,63 @@ def check_box_picks(force: Force, report: Report, prefix: str, rules: dict, code
             count = picks.get(box.code, 0)
             if box.part_of_formation and count < box.min_picks:
                 offered = choice_names(box, handbook, variant)
-                fix = f"Add {'one unit' if box.min_picks - count == 1 else f'{box.min_picks - count} units'} from: {names(offered)}."
+                short = box.min_picks - count
+                wanted = "one unit" if short == 1 else f"{short} units"
                 if box.kind == "hq":
-                    report.add(codes["hq"], ERROR, f"{data.name} has no HQ: the box '{box.name}' is empty.",
-                               formation.pointer, rules.get("hq"), fix, box.code)
+                    code = codes.hq_missing
+                    report.add(code, formation.pointer, form="hq", rule=rules.get("hq"), box=box.code,
+                               fix=code.fix("add_from", wanted=wanted, choices=names(offered)), formation=data.name,
+                               box_name=box.name)
                 else:
-                    code = codes["black"] if box.kind == "black" else codes["too_few"]
-                    report.add(code, ERROR, f"{data.name}: the compulsory box '{box.name}' needs "
-                               f"{box.min_picks} unit{'s' if box.min_picks > 1 else ''}, it has {count}.",
-                               formation.pointer, rules.get("black_box"), fix, box.code)
+                    code = codes.black_box_missing if box.kind == "black" else codes.box_too_few
+                    needed = f"{box.min_picks} unit{'s' if box.min_picks > 1 else ''}"
+                    report.add(code, formation.pointer, form="compulsory", rule=rules.get("black_box"), box=box.code,
+                               fix=code.fix("add_from", wanted=wanted, choices=names(offered)), formation=data.name,
+                               box_name=box.name, needed=needed, count=count)
             if count > box.max_picks:
-                report.add(codes["too_many"], ERROR,
-                           f"{data.name}: the box '{box.name}' holds at most {box.max_picks}, it has {count}.",
-                           formation.pointer, rules.get("grey_box"), f"Remove {count - box.max_picks} unit(s) from it.",
-                           box.code)
+                code = codes.box_too_many
+                report.add(code, formation.pointer, form="box", rule=rules.get("grey_box"), box=box.code,
+                           fix=code.fix("remove_from", extra=count - box.max_picks), formation=data.name,
+                           box_name=box.name, most=box.max_picks, count=count)
         for box_code in picks:
             box = handbook.boxes.get(box_code)
             if box is not None and box.formation == data.code and not in_variant(box.variants, variant):
-                report.add(f"{prefix}.variant.option_not_in_variant", ERROR,
-                           f"{data.name}: the box '{box.name}' is not on the diagram for your chosen variant.",
-                           formation.pointer, rules.get("variant"), box=box.code)
+                report.add(codes.option_not_in_variant, formation.pointer, form="box", rule=rules.get("variant"),
+                           box=box.code, formation=data.name, box_name=box.name)
     picks = Counter(unit.box.code for unit in force.support)
     for unit in force.support:
         if unit.box.formation is not None:
-            report.add(f"{prefix}.box.not_force_support", ERROR,
-                       f"{unit.unit.name} is listed as force support, but '{unit.box.name}' is a formation's box.",
-                       unit.pointer, rules.get("support"), box=unit.box.code)
+            report.add(codes.box_not_force_support, unit.pointer, rule=rules.get("support"), box=unit.box.code,
+                       unit=unit.unit.name, box_name=unit.box.name)
             continue
         check_choice(unit, unit.box, force.handbook, variant, report, prefix, rules)
     for box_code, count in picks.items():
         box = force.handbook.boxes.get(box_code)
         if box is not None and box.formation is None and count > box.max_picks:
-            report.add(f"{prefix}.box.too_many", ERROR,
-                       f"Support box '{box.name}' holds at most {box.max_picks}, it has {count}.", "/support",
-                       rules.get("support"), f"Remove {count - box.max_picks} unit(s) from it.", box.code)
+            code = codes.support_box_too_many
+            report.add(code, "/support", form="support", rule=rules.get("support"), box=box.code,
+                       fix=code.fix("remove_from", extra=count - box.max_picks), box_name=box.name,
+                       most=box.max_picks, count=count)
 
 
 def check_choice(unit, box, handbook, variant, report, prefix, rules) -> None:
+    codes = diagram_codes(prefix)
     choice = box.unit_choice(unit.unit.code)
     if choice is None:
         offered = choice_names(box, handbook, variant)
-        report.add(f"{prefix}.box.choice_not_offered", ERROR,
-                   f"{unit.unit.name} cannot be taken in the box '{box.name}'.", unit.pointer, rules.get("box"),
-                   f"Pick one of: {names(offered)}." if offered else None, box.code)
+        code = codes.box_choice_not_offered
+        report.add(code, unit.pointer, rule=rules.get("box"), box=box.code,
+                   fix=code.fix(choices=names(offered)) if offered else None, unit=unit.unit.name, box_name=box.name)
         return
     if not in_variant(choice.variants, variant) or not in_variant(unit.unit.variants, variant):
-        report.add(f"{prefix}.variant.option_not_in_variant", ERROR,
-                   f"{unit.unit.name} is not available to your chosen variant.", unit.pointer, rules.get("variant"),
-                   box=box.code)
+        report.add(codes.option_not_in_variant, unit.pointer, form="unit", rule=rules.get("variant"), box=box.code,
+                   unit=unit.unit.name)
 
 
 def check_constraints(force: Force, report: Report, prefix: str, rule: RuleRef | None) -> None:
     """The handbook's own min/max counts on units, formations, cards or unit types."""
+    codes = diagram_codes(prefix)
+
     def count(kind, codes, units, formations, cards):
         if kind == "unit":
             return sum(1 for u in units if u.unit.code in codes)
@@ -204,11 +210,11 @@ def check_constraints(force: Force, report: Report, prefix: str, rule: RuleRef |
         for pointer, units, formations, cards in scopes:
             n = count(constraint.target_kind, constraint.target_codes, units, formations, cards)
             if constraint.min_count is not None and n < constraint.min_count:
-                report.add(f"{prefix}.constraint.too_few", ERROR,
-                           f"{constraint.description}: needs at least {constraint.min_count}, has {n}.", pointer, rule)
+                report.add(codes.constraint_too_few, pointer, rule=rule, restriction=constraint.description,
+                           least=constraint.min_count, count=n)
             if constraint.max_count is not None and n > constraint.max_count:
-                report.add(f"{prefix}.constraint.too_many", ERROR,
-                           f"{constraint.description}: at most {constraint.max_count}, has {n}.", pointer, rule)
+                report.add(codes.constraint_too_many, pointer, rule=rule, restriction=constraint.description,
+                           most=constraint.max_count, count=n)
 
 
 def check_dates(force: Force, report: Report, prefix: str, rule: RuleRef | None) -> None:
@@ -216,18 +222,18 @@ def check_dates(force: Force, report: Report, prefix: str, rule: RuleRef | None)
     year = force.year
     if year is None:
         return
+    codes = diagram_codes(prefix)
     for unit in force.all_units():
         data = unit.unit
         if _outside(year, data.available_from, data.available_to):
-            report.add(f"{prefix}.date.unit_unavailable", WARNING,
-                       f"{data.name} is dated {_span(data.available_from, data.available_to, data.availability_note)}, "
-                       f"outside {year}.", unit.pointer, rule)
+            report.add(codes.date_unit_unavailable, unit.pointer, rule=rule, unit=data.name,
+                       dates=_span(data.available_from, data.available_to, data.availability_note), year=year)
         for index, chosen in enumerate(unit.upgrades):
             up = chosen.upgrade
             if _outside(year, up.available_from, up.available_to):
-                report.add(f"{prefix}.date.option_unavailable", WARNING,
-                           f"{data.name}: {up.name} is dated {_span(up.available_from, up.available_to, '')}, "
-                           f"outside {year}.", f"{unit.pointer}/upgrades/{index}", rule)
+                report.add(codes.date_option_unavailable, f"{unit.pointer}/upgrades/{index}", rule=rule,
+                           unit=data.name, upgrade=up.name, dates=_span(up.available_from, up.available_to, ""),
+                           year=year)
 
 
 def _outside(year, start, end) -> bool:

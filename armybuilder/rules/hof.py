@@ -1,7 +1,8 @@
 """Hail of Fire: no points. Complete unit records, transport loads, and the force's figures."""
 from . import generic
+from . import issue_codes as c
 from .force import Force, ForceUnit
-from .report import ERROR, Report, RuleRef
+from .report import Report, RuleRef
 
 SYSTEM = "hof"
 P = "hof"
@@ -32,8 +33,7 @@ def check(force: Force, report: Report) -> None:
     generic.sum_points(force, report)  # all zero, but keeps per-unit entries for every list view
     units = list(force.all_units())
     if not units:
-        report.add(f"{P}.force.empty", ERROR, "The force has no units.", "/formations", RULES["box"],
-                   "Pick units from the force's boxes.")
+        report.add(c.HOF_FORCE_EMPTY, "/formations", rule=RULES["box"], fix=c.HOF_FORCE_EMPTY.fix())
     generic.check_box_picks(force, report, P, RULES)
     generic.check_unit_options(force, report, P, RULES)
     for unit in units:
@@ -55,9 +55,9 @@ def check_record(unit: ForceUnit, report: Report) -> None:
     if not data.is_vehicle_unit and not (data.has_platoon_leader or any(t.is_leader for t in data.teams)):
         missing.append("a Platoon Leader")
     if missing:
-        report.add(f"{P}.unit.incomplete", ERROR, f"{data.name} cannot be played: its record lacks "
-                   f"{generic.names(missing)}.", unit.pointer, RULES["record"],
-                   "Complete the unit's record in the force list (data), or pick another unit.")
+        code = c.HOF_UNIT_INCOMPLETE
+        report.add(code, unit.pointer, rule=RULES["record"], fix=code.fix(), unit=data.name,
+                   missing=generic.names(missing))
 
 
 def transport_load(unit: ForceUnit) -> tuple[int, int, int]:
@@ -76,10 +76,9 @@ def check_transport(unit: ForceUnit, report: Report) -> None:
         return
     per_vehicle = min(unit.unit.transport_capacity or PASSENGERS_PER_TRANSPORT[1], PASSENGERS_PER_TRANSPORT[1])
     if passengers > vehicles * per_vehicle or towed > vehicles:
-        report.add(f"{P}.transport.over_capacity", ERROR,
-                   f"{unit.unit.name}: {vehicles} transport(s) carry at most {vehicles * per_vehicle} teams and "
-                   f"{vehicles} towed gun(s); the unit has {passengers} team(s) and {towed} towed gun(s) to carry.",
-                   unit.pointer, RULES["transport"], "Transports may only carry their own unit's teams.")
+        code = c.HOF_TRANSPORT_OVER_CAPACITY
+        report.add(code, unit.pointer, rule=RULES["transport"], fix=code.fix(), unit=unit.unit.name,
+                   vehicles=vehicles, capacity=vehicles * per_vehicle, passengers=passengers, towed=towed)
 
 
 def figures(force: Force, report: Report, units) -> None:

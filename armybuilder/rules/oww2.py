@@ -2,8 +2,9 @@
 from collections import Counter
 
 from . import generic
+from . import issue_codes as c
 from .force import Force
-from .report import ERROR, WARNING, Report, RuleRef
+from .report import Report, RuleRef
 
 SYSTEM = "oww2"
 P = "oww2"
@@ -29,21 +30,19 @@ RULES = {
     "constraint": _rule("Army list restriction", "the army list"),
 }
 MAX_UNITS = 8
-COUNT_CODES = {"hq": f"{P}.count.too_few", "black": f"{P}.count.too_few", "too_few": f"{P}.count.too_few",
-               "too_many": f"{P}.count.too_many"}
 
 
 def check(force: Force, report: Report) -> None:
     generic.sum_points(force, report)
     check_standard_root(force, report)
-    generic.check_box_picks(force, report, P, RULES, COUNT_CODES)
+    generic.check_box_picks(force, report, P, RULES)
     check_option_pools(force, report)
     generic.check_unit_options(force, report, P, RULES)
     check_unit_limit(force, report)
     check_off_table(force, report)
     generic.check_dates(force, report, P, RULES["dates"])
     generic.check_constraints(force, report, P, RULES["constraint"])
-    generic.check_points_limit(force, report, RULES["points"], f"{P}.points.over_limit")
+    generic.check_points_limit(force, report, RULES["points"], c.OWW2_POINTS_OVER_LIMIT)
     figures(force, report)
 
 
@@ -54,19 +53,18 @@ def _standard_names(force: Force) -> str:
 def check_standard_root(force: Force, report: Report) -> None:
     roots = [f for f in force.formations if f.parent_index is None]
     if not roots:
-        report.add(f"{P}.standard.none", ERROR, "The army has no Standard choice to grow from.", "/formations",
-                   RULES["standard"], f"Start with one of: {_standard_names(force)}.")
+        code = c.OWW2_STANDARD_NONE
+        report.add(code, "/formations", rule=RULES["standard"], fix=code.fix(standards=_standard_names(force)))
         return
     for formation in roots:
         if not formation.formation.is_standard:
-            report.add(f"{P}.standard.not_standard", ERROR,
-                       f"{formation.formation.name} is not a Standard choice; it can only be bought with options.",
-                       formation.pointer, RULES["standard"], f"Start the army with one of: {_standard_names(force)}.")
+            code = c.OWW2_STANDARD_NOT_STANDARD
+            report.add(code, formation.pointer, rule=RULES["standard"], fix=code.fix(standards=_standard_names(force)),
+                       formation=formation.formation.name)
     for formation in roots[1:]:
-        report.add(f"{P}.standard.more_than_one", ERROR,
-                   f"The army starts from {roots[0].formation.name}; "
-                   f"{formation.formation.name} must be bought with options, not as a second starting choice.",
-                   formation.pointer, RULES["standard"], "Buy it through an options list, or remove it.")
+        code = c.OWW2_STANDARD_MORE_THAN_ONE
+        report.add(code, formation.pointer, rule=RULES["standard"], fix=code.fix(), first=roots[0].formation.name,
+                   formation=formation.formation.name)
 
 
 def _option_cost(box, formation_code=None, unit_code=None) -> int:
@@ -86,19 +84,18 @@ def check_option_pools(force: Force, report: Report) -> None:
                 spent[formation.index] += _option_cost(unit.box, unit_code=unit.unit.code)
         for box in formation.formation.boxes:
             if box.kind == "options" and picks[box.code] > box.max_picks:
-                report.add(f"{P}.count.too_many", ERROR,
-                           f"{formation.formation.name}: at most {box.max_picks} from '{box.name}', it has "
-                           f"{picks[box.code]}.", formation.pointer, RULES["count"], box=box.code)
+                report.add(c.OWW2_COUNT_TOO_MANY, formation.pointer, form="options", rule=RULES["count"], box=box.code,
+                           formation=formation.formation.name, most=box.max_picks, box_name=box.name,
+                           count=picks[box.code])
         if formation.parent_index is None:
             continue
         parent = by_index.get(formation.parent_index)
         box = formation.via_box
         if parent is None or box is None or box.formation != parent.formation.code \
                 or box.formation_choice(formation.formation.code) is None:
-            where = parent.formation.name if parent else "its parent"
-            report.add(f"{P}.option.not_offered", ERROR,
-                       f"{formation.formation.name} is not on the options list of {where}.", formation.pointer,
-                       RULES["options"], "Buy it through a list that offers it, or remove it.")
+            code = c.OWW2_OPTION_NOT_OFFERED
+            report.add(code, formation.pointer, rule=RULES["options"], fix=code.fix(),
+                       formation=formation.formation.name, parent=parent.formation.name if parent else "its parent")
             continue
         spent[parent.index] += _option_cost(box, formation_code=formation.formation.code)
     for formation in force.formations:
@@ -106,10 +103,9 @@ def check_option_pools(force: Force, report: Report) -> None:
         used = spent[formation.index]
         report.figures.setdefault("option_pools", {})[formation.pointer] = {"granted": pool, "spent": used}
         if used > pool:
-            report.add(f"{P}.options.overspent", ERROR,
-                       f"{formation.formation.name} grants {pool} option(s) but {used} are spent on its list; "
-                       "other units' options cannot help.", formation.pointer, RULES["options"],
-                       f"Remove options worth {used - pool}.")
+            code = c.OWW2_OPTIONS_OVERSPENT
+            report.add(code, formation.pointer, rule=RULES["options"], fix=code.fix(extra=used - pool),
+                       formation=formation.formation.name, pool=pool, used=used)
 
 
 def _units(force: Force):
@@ -119,9 +115,9 @@ def _units(force: Force):
 def check_unit_limit(force: Force, report: Report) -> None:
     units = _units(force)
     if force.points_limit is not None and len(units) > MAX_UNITS:
-        report.add(f"{P}.units.too_many", ERROR,
-                   f"The army has {len(units)} units; a points game allows {MAX_UNITS} (off-table units count).",
-                   "/formations", RULES["units"], f"Remove {len(units) - MAX_UNITS} unit(s).")
+        code = c.OWW2_UNITS_TOO_MANY
+        report.add(code, "/formations", rule=RULES["units"], fix=code.fix(extra=len(units) - MAX_UNITS),
+                   count=len(units), most=MAX_UNITS)
 
 
 def check_off_table(force: Force, report: Report) -> None:
@@ -130,10 +126,8 @@ def check_off_table(force: Force, report: Report) -> None:
         return
     for unit in units:
         if unit.unit.off_table:
-            report.add(f"{P}.off_table.no_observation_post", WARNING,
-                       f"{unit.unit.name} can only fire from off the table if the army has an Observation Post; "
-                       "without one it must deploy on the table.", unit.pointer, RULES["off_table"],
-                       "Buy an Observation Post, or plan to deploy it on the table.")
+            code = c.OWW2_OFF_TABLE_NO_OBSERVATION_POST
+            report.add(code, unit.pointer, rule=RULES["off_table"], fix=code.fix(), unit=unit.unit.name)
 
 
 def figures(force: Force, report: Report) -> None:

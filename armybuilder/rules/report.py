@@ -16,7 +16,7 @@ class RuleRef:
 
 @dataclass(frozen=True, slots=True)
 class Issue:
-    code: str  # stable, e.g. "fow.black_box.missing"
+    code: str  # stable; every one is an IssueCode of issue_codes.py (FOW_BLACK_BOX_MISSING …)
     severity: str  # error: the list is not legal; warning: legal but worth a look
     message: str
     pointer: str  # JSON pointer into the list document
@@ -62,8 +62,17 @@ class Report:
     def codes(self) -> list[str]:
         return [i.code for i in self.issues]
 
-    def add(self, code, severity, message, pointer, rule=None, fix=None, box=None) -> None:
-        self.issues.append(Issue(code, severity, message, pointer, rule, fix, box))
+    def add(self, code, pointer: str, *, form: str = "", rule=None, fix=None, box=None, **values) -> None:
+        """Report ``code`` (an ``IssueCode`` of ``issue_codes``: its severity and wording come from there),
+        its message filled in from the ``form`` template with ``values``; ``fix`` already worded or None."""
+        try:
+            issue = code.issue_of(pointer, form, rule, fix, box, values)
+        except AttributeError:
+            if isinstance(code, str):
+                raise TypeError(f"Report.add takes an IssueCode constant from armybuilder.rules.issue_codes, "
+                                f"not {code!r}") from None
+            raise
+        self.issues.append(issue)
 
     def as_dict(self) -> dict:
         return {

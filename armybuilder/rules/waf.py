@@ -3,8 +3,9 @@ import math
 from collections import defaultdict
 
 from . import generic
+from . import issue_codes as c
 from .force import Force
-from .report import ERROR, WARNING, Report, RuleRef
+from .report import Report, RuleRef
 
 SYSTEM = "waf"
 P = "waf"
@@ -39,8 +40,7 @@ def check(force: Force, report: Report) -> None:
     generic.sum_points(force, report)
     units = list(force.all_units())
     if not units:
-        report.add(f"{P}.force.empty", ERROR, "The force has no units.", "/formations", RULES["box"],
-                   "Pick platoons from the formation's boxes.")
+        report.add(c.WAF_FORCE_EMPTY, "/formations", rule=RULES["box"], fix=c.WAF_FORCE_EMPTY.fix())
     generic.check_box_picks(force, report, P, RULES)
     generic.check_unit_options(force, report, P, RULES)
     check_letters(force, report, units)
@@ -48,7 +48,7 @@ def check(force: Force, report: Report) -> None:
     check_records(report, units)
     check_hq_chain(force, report, units)
     generic.check_constraints(force, report, P, RULES["constraint"])
-    generic.check_points_limit(force, report, RULES["points"], f"{P}.points.over_limit")
+    generic.check_points_limit(force, report, RULES["points"], c.WAF_POINTS_OVER_LIMIT)
     figures(force, report, units)
 
 
@@ -61,25 +61,23 @@ def check_letters(force: Force, report: Report, units) -> None:
         if unit.letter:
             holders[unit.letter.upper()].append(unit.pointer)
         else:
-            report.add(f"{P}.letter.missing", WARNING, f"{unit.unit.name} has no set-up letter yet.",
-                       unit.pointer + "/letter", RULES["letters"], "Give it a letter that no other card uses.")
+            report.add(c.WAF_LETTER_MISSING, unit.pointer + "/letter", rule=RULES["letters"],
+                       fix=c.WAF_LETTER_MISSING.fix(), unit=unit.unit.name)
     for letter, pointers in holders.items():
         for pointer in pointers[1:]:
-            report.add(f"{P}.letter.duplicate", ERROR, f"The set-up letter '{letter}' is used more than once.",
-                       pointer + "/letter", RULES["letters"], "Choose a letter no other platoon or company uses.")
+            report.add(c.WAF_LETTER_DUPLICATE, pointer + "/letter", rule=RULES["letters"],
+                       fix=c.WAF_LETTER_DUPLICATE.fix(), letter=letter)
 
 
 def check_outflank(report: Report, units) -> None:
     flankers = [u for u in units if u.outflank]
     if len(flankers) > MAX_OUTFLANK:
         for unit in flankers[MAX_OUTFLANK:]:
-            report.add(f"{P}.outflank.too_many", ERROR,
-                       f"{len(flankers)} cards are set to outflank; at most {MAX_OUTFLANK} (a d3 roll) can be.",
-                       unit.pointer + "/outflank", RULES["outflank"], "Bring it on normally.")
+            report.add(c.WAF_OUTFLANK_TOO_MANY, unit.pointer + "/outflank", rule=RULES["outflank"],
+                       fix=c.WAF_OUTFLANK_TOO_MANY.fix(), count=len(flankers), most=MAX_OUTFLANK)
     elif len(flankers) > 1:
-        report.add(f"{P}.outflank.needs_roll", WARNING,
-                   f"{len(flankers)} cards are set to outflank: you need a d3 roll of {len(flankers)} or more, "
-                   "or some must deploy normally.", flankers[-1].pointer + "/outflank", RULES["outflank"])
+        report.add(c.WAF_OUTFLANK_NEEDS_ROLL, flankers[-1].pointer + "/outflank", rule=RULES["outflank"],
+                   count=len(flankers))
 
 
 def check_records(report: Report, units) -> None:
@@ -89,20 +87,17 @@ def check_records(report: Report, units) -> None:
                                               ("movement class", data.unit_class),
                                               ("weapon class", data.weapon_class)) if not value]
         if missing:
-            report.add(f"{P}.unit.incomplete", ERROR,
-                       f"{data.name} cannot be played: its record lacks {generic.names(missing)}.", unit.pointer,
-                       RULES["record"], "Complete the unit's record in the force list (data), or pick another unit.")
+            report.add(c.WAF_UNIT_INCOMPLETE, unit.pointer, rule=RULES["record"], fix=c.WAF_UNIT_INCOMPLETE.fix(),
+                       unit=data.name, missing=generic.names(missing))
 
 
 def check_hq_chain(force: Force, report: Report, units) -> None:
     if not units:
         return
     levels = {u.unit.hq_level for u in units}
-    for level, name in (("chq", "Company HQ"), ("bhq", "Battalion or Force HQ")):
+    for level, code in (("chq", c.WAF_HQ_MISSING_CHQ), ("bhq", c.WAF_HQ_MISSING_BHQ)):
         if level not in levels:
-            report.add(f"{P}.hq.missing_{level}", WARNING,
-                       f"The force has no {name}: every platoon will test morale as if it were out of command.",
-                       "/formations", RULES["hq_chain"], f"Add a {name} unit.")
+            report.add(code, "/formations", rule=RULES["hq_chain"], fix=code.fix())
 
 
 def figures(force: Force, report: Report, units) -> None:

@@ -2,8 +2,8 @@
 engine's report (points per unit, formation, support and card; issues with pointers and fixes).
 
 A system's rules module calls :func:`check_battlescribe` and adds its own rules on top (Flames of
-War: support from one diagram, allies, …). Issue codes are written out in full per prefix so that
-each one can be found with grep.
+War: support from one diagram, allies, …). Its issue codes, one set per system, are those of
+``issue_codes.battlescribe_codes``.
 """
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 
 from ..force import Force
-from ..report import ERROR, Report, RuleRef
+from ..issue_codes import BattleScribeCodes, battlescribe_codes
+from ..report import Report, RuleRef
 from .catalogue import CatalogueError, GroupSlot, Slot, teams_in_name
 from .choices import cheapest_price
 from .evaluate import Evaluation, Violation, tidy
@@ -20,22 +21,6 @@ from .names import display_name
 from .offers import probe_cost, required_below
 from .tree import ForceScope, Sel
 
-CODES = {
-    "fow": {
-        "hq": "fow.hq.missing", "box_min": "fow.black_box.missing", "box_max": "fow.box.too_many",
-        "min": "fow.option.too_few", "max": "fow.option.too_many", "hidden": "fow.option.hidden",
-        "force_max": "fow.limit.per_force", "roster_max": "fow.limit.per_roster", "force_min": "fow.limit.force_minimum",
-        "category_min": "fow.force.too_few", "category_max": "fow.force.too_many", "formations": "fow.force.no_formation",
-        "not_offered": "fow.selection.not_offered", "unevaluated": "fow.data.unevaluated",
-    },
-    "bs": {
-        "hq": "bs.box.too_few", "box_min": "bs.box.too_few", "box_max": "bs.box.too_many",
-        "min": "bs.option.too_few", "max": "bs.option.too_many", "hidden": "bs.option.hidden",
-        "force_max": "bs.limit.per_force", "roster_max": "bs.limit.per_roster", "force_min": "bs.limit.force_minimum",
-        "category_min": "bs.force.too_few", "category_max": "bs.force.too_many", "formations": "bs.force.too_few",
-        "not_offered": "bs.selection.not_offered", "unevaluated": "bs.data.unevaluated",
-    },
-}
 FORMATIONS_CATEGORY = "formations"
 SCOPE_WORDS = {"parent": "", "force": " per force", "roster": " per list", "self": ""}
 
@@ -54,16 +39,16 @@ def rule_for(force: Force, system_name: str) -> RuleRef:
 
 
 def check_battlescribe(force: Force, report: Report, *, prefix: str, system_name: str) -> BattleScribeCheck | None:
-    codes = CODES[prefix]
+    codes = battlescribe_codes(prefix)
     rule = rule_for(force, system_name)
     try:
         built = force_roster(force)
     except CatalogueError as exc:
-        report.add(codes["not_offered"], ERROR, f"The list cannot be checked: {exc}. Import the book again.", "/", rule)
+        report.add(codes.not_offered, "/", form="unreadable", rule=rule, error=exc)
         return None
     for problem in built.problems:
-        report.add(codes["not_offered"], ERROR, f"{problem.message}; the list may come from another revision of "
-                   "the book.", problem.pointer, rule, "Remove it, or move the list to the revision it was built on.")
+        report.add(codes.not_offered, problem.pointer, form="stale", rule=rule, fix=codes.not_offered.fix("stale"),
+                   problem=problem.message)
     evaluation = Evaluation(built.roster)
     _prices(force, built, evaluation, report)
     for violation in evaluation.violations():
@@ -195,7 +180,7 @@ def _from_price(ev: Evaluation, slot, at, pts: str) -> float:
     return price
 
 
-def _issue(v: Violation, ev: Evaluation, report: Report, codes: dict, rule: RuleRef) -> None:
+def _issue(v: Violation, ev: Evaluation, report: Report, codes: BattleScribeCodes, rule: RuleRef) -> None:
     where = _where(v.at, ev)
     what = display_name(v.name)
     limit, count = tidy(v.limit), tidy(v.count)
@@ -206,57 +191,59 @@ def _issue(v: Violation, ev: Evaluation, report: Report, codes: dict, rule: Rule
     box = v.slot.path if _is_box(v) and v.slot is not None else None
     if v.kind == "hidden":
         sel = v.selections[0] if v.selections else None
-        report.add(codes["hidden"], ERROR, f"{where}: {what} is not available here: the data hides it with the "
-                   "choices made.", _pointer(sel or v.at), rule, f"Remove {what}.", box)
+        report.add(codes.hidden, _pointer(sel or v.at), rule=rule, fix=codes.hidden.fix(what=what), box=box,
+                   where=where, what=what)
         return
     per = SCOPE_WORDS.get(v.scope, "")
     if v.owner in ("category", "category-limit"):
         if v.owner == "category":  # the force's make-up (its force entry's categories)
-            code = codes["category_min"] if v.kind == "min" else codes["category_max"]
+            code = codes.category_min if v.kind == "min" else codes.category_max
             if v.kind == "min" and what.lower() == FORMATIONS_CATEGORY:
-                code = codes["formations"]
+                code = codes.formations
         elif v.kind == "min":  # a limit a category sets on whatever carries it (one WARRIOR per force)
-            code = codes["force_min"]
+            code = codes.force_min
         else:
-            code = codes["roster_max"] if v.scope == "roster" else codes["force_max"]
-        bound = "at least" if v.kind == "min" else "at most"
+            code = codes.roster_max if v.scope == "roster" else codes.force_max
         if v.kind == "min":
-            fix = f"Add {limit - count} more."
+            form, fix = "category_min", code.fix("add_more", n=limit - count)
         else:
             names = sorted({ev.name(s) for s in v.selections})
-            fix = f"Remove {count - limit} of: {', '.join(names)}." if names else f"Remove {count - limit}."
-        report.add(code, ERROR, f"The list needs {bound} {limit} {what}{per}; it has {count}.", _pointer(v.at),
-                   constraint_rule, fix)
+            form = "category_max"
+            fix = (code.fix("remove_of", n=count - limit, names=", ".join(names)) if names
+                   else code.fix("remove_count", n=count - limit))
+        report.add(code, _pointer(v.at), form=form, rule=constraint_rule, fix=fix, limit=limit, what=what, per=per,
+                   count=count)
         return
     if v.kind == "min":
         if _is_box(v):
-            code = codes["hq"] if re.search(r"\bHQ\b", what) else codes["box_min"]
+            code = codes.hq if re.search(r"\bHQ\b", what) else codes.box_min
         else:
-            code = codes["min"] if v.scope in ("parent", "self") else codes["force_min"]
+            code = codes.min if v.scope in ("parent", "self") else codes.force_min
         choices = _choices(ev, v, pts)
         if isinstance(v.slot, GroupSlot) or (choices and "," in choices):
-            message = f"{where}: choose at least {limit} from {what}{per} (has {count})."
-            fix = f"Add {'one' if limit - count == 1 else tidy(limit - count)} of: {choices}." if choices else None
+            form = "choose"
+            fix = (code.fix("add_choices", n="one" if limit - count == 1 else tidy(limit - count), choices=choices)
+                   if choices else None)
         else:
-            message = f"{where}: needs at least {limit} × {what}{per} (has {count})."
-            fix = f"Add {tidy(limit - count)} × {what}." + (f" ({choices})" if choices else "")
-        report.add(code, ERROR, message, _pointer(v.at), constraint_rule, fix, box)
+            form = "needs"
+            fix = (code.fix("add_times_choices", n=tidy(limit - count), what=what, choices=choices) if choices
+                   else code.fix("add_times", n=tidy(limit - count), what=what))
+        report.add(code, _pointer(v.at), form=form, rule=constraint_rule, fix=fix, box=box, where=where,
+                   limit=limit, what=what, per=per, count=count)
         return
     if _is_box(v):
-        code = codes["box_max"]
+        code = codes.box_max
     elif v.scope == "force" or (v.scope not in ("parent", "self", "roster") and v.scope):
-        code = codes["force_max"]
+        code = codes.force_max
     elif v.scope == "roster":
-        code = codes["roster_max"]
+        code = codes.roster_max
     else:
-        code = codes["max"]
+        code = codes.max
     target = v.selections[-1] if v.selections else None
-    if isinstance(v.slot, GroupSlot):
-        message = f"{where}: at most {limit} from {what}{per} (has {count})."
-    else:
-        message = f"{where}: at most {limit} × {what}{per} (has {count})."
-    report.add(code, ERROR, message, _pointer(target or v.at), constraint_rule,
-               f"Remove {tidy(count - limit)} of {what}.", box)
+    form = "at_most_from" if isinstance(v.slot, GroupSlot) else "at_most_times"
+    report.add(code, _pointer(target or v.at), form=form, rule=constraint_rule,
+               fix=code.fix("remove_times", n=tidy(count - limit), what=what), box=box, where=where, limit=limit,
+               what=what, per=per, count=count)
 
 
 # -- what a unit holds ---------------------------------------------------------------------------------

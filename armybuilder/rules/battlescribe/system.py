@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import generic
 from ..force import Force
+from ..issue_codes import BS_POINTS_OVER_LIMIT
 from ..report import Report, RuleRef
 from .check import check_battlescribe, unit_teams
 
@@ -19,6 +20,6 @@ class BattleScribeRules:
         name = force.handbook.system_name or self.SYSTEM
         result = check_battlescribe(force, report, prefix=self.PREFIX, system_name=name)
         report.context = result
-        generic.check_points_limit(force, report, RuleRef(name, "Points limit", "the roster"), "bs.points.over_limit")
+        generic.check_points_limit(force, report, RuleRef(name, "Points limit", "the roster"), BS_POINTS_OVER_LIMIT)
         units = list(force.all_units())
         report.figures.update({"units": len(units), "teams": sum(unit_teams(result, u.pointer) for u in units)})

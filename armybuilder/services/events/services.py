@@ -20,6 +20,7 @@ from armybuilder.services.printing.context import pointer_labels
 from armybuilder.rules import check
 from armybuilder.rules.event_pack import PackSettings, check_with_pack
 from armybuilder.rules.generic import card_points
+from armybuilder.rules.issue_codes import EVENT_LIST_UNREADABLE
 from armybuilder.rules.report import ERROR
 from handbooks.models import GameSystem, Handbook
 
@@ -192,9 +193,8 @@ class CheckResult:
 
 
 def _unreadable(problems) -> CheckResult:
-    errors = [{"code": "event.list.unreadable", "severity": ERROR, "message": str(p), "pointer": p.pointer,
-               "rule": None, "fix": "Open the list in the builder, fix it and submit it again.", "box": None,
-               "where": ""} for p in problems[:20]]
+    code = EVENT_LIST_UNREADABLE
+    errors = [{**code.issue(p.pointer, fix=code.fix(), problem=str(p)).as_dict(), "where": ""} for p in problems[:20]]
     return CheckResult(errors, [], 0, 0, 0, [])
 
 
