@@ -32,6 +32,8 @@ GRENADIER_COMPANY = a_formation(
     "GC", a_box("GC/hq", "HQ", kind="hq"), a_box("GC/b1", "INF", kind="black"),
     a_box("GC/s1", "ART", part_of_formation=False, column="Support", name="Artillery"), name="Grenadier Company")
 RECCE_COMPANY = a_formation("RC", a_box("RC/hq", "HQ", kind="hq"), a_box("RC/g1", "TNK"), name="Recce Company")
+ESCORT_COMPANY = a_formation("EC", a_box("EC/hq", "HQ", kind="hq"), a_box("EC/b1", "TNK", kind="black"),
+                             a_box("EC/b2", "TNK", kind="black"), name="Escort Company", variants={"fbb"})
 CARDS = [
     a_card("AMB", "force", 2, name="Ambush", max_per_force=1),
     a_card("VET", "unit", 1, name="Veterans", cost_basis="team", target_units={"TNK", "HVY"}, changes_rating=True),
@@ -43,7 +45,7 @@ CARDS = [
 def germany(code="de", name="German book", **kw):
     kw.setdefault("period", "Late-War")
     return a_book(code, name=name, nation="germany", nation_name="Germany", units=german_units(),
-                  formations=[TANK_COMPANY, GRENADIER_COMPANY, RECCE_COMPANY],
+                  formations=[TANK_COMPANY, GRENADIER_COMPANY, RECCE_COMPANY, ESCORT_COMPANY],
                   support=[a_box("force/art", "ART", name="Corps artillery"), a_box("force/obs", "OBS", max_picks=2)],
                   cards=CARDS, variants={"fbb": "Führer Begleit", "fgb": "Führer Grenadier"}, **kw)
 
@@ -145,6 +147,11 @@ def test_a_formation_with_fewer_than_two_units_of_its_own_is_warned_of_its_last_
                                                             take("RC/g1", "TNK", "3x"))).codes()
 
 
+def test_an_empty_formation_is_told_what_to_fill_not_warned_of_its_last_stand():
+    report = check(field("TC"))
+    assert report.codes() == ["fow.hq.missing", "fow.black_box.missing", "fow.black_box.missing"]
+
+
 def test_a_formation_of_another_game_is_refused():
     other = a_book("ow", system="oww2", units=[a_unit("X", sizes=[a_size("1", 1)])],
                    formations=[a_formation("OF", a_box("OF/a", "X"), name="Platoon")])
@@ -159,6 +166,13 @@ def test_every_formation_comes_from_the_same_book():
                                          take("TC/b2", "TNK", "3x"), book=other))
     found = sole_error(report, "fow.formation.mixed_sources")
     assert found.pointer == "/formations/1" and "comes from Another German book, not German book" in found.message
+
+
+def test_a_formation_of_another_nation_not_taken_as_an_ally_is_refused():
+    italian = field("IF", take("IF/hq", "IHQ", "1x"), take("IF/b1", "IINF", "4x"), book=italy())
+    found = sole_error(check(tank_company(), italian), "fow.formation.mixed_sources")
+    assert found.message.startswith("Bersaglieri Company comes from Italian book, not German book; is Italy.")
+    assert found.fix == "Mark it as an Allied Formation if its nation is a permitted ally, or remove it."
 
 
 def test_every_formation_belongs_to_the_same_higher_formation():
@@ -280,6 +294,13 @@ def test_a_variant_option_needs_that_variant_chosen():
     assert issue(check(heavy, variant="fgb"), "fow.variant.option_not_in_variant").pointer == "/formations/0/units/1"
 
 
+def test_a_formation_of_one_variant_needs_that_variant():
+    escort = field("EC", take("EC/hq", "HQ", "2x"), take("EC/b1", "TNK", "3x"), take("EC/b2", "TNK", "3x"))
+    assert check(escort, variant="fbb").legal
+    assert check(escort).codes() == ["fow.variant.not_chosen", "fow.variant.option_not_in_variant"]
+    assert sole_error(check(escort, variant="fgb"), "fow.variant.option_not_in_variant").pointer == "/formations/0"
+
+
 def test_a_variant_the_book_does_not_have_is_refused():
     assert issue(check(tank_company(), variant="nope"), "fow.variant.unknown").pointer == "/variant"
 
@@ -312,6 +333,12 @@ def test_a_unit_card_needs_a_unit_it_names():
     wrong = issue(check(tank_company(take("TC/g1", "INF", "4x")), cards=[give("VET", "/formations/0/units/3")]),
                   "fow.card.wrong_target")
     assert wrong.message == "Veterans cannot be given to Grenadier Platoon."
+
+
+def test_a_unit_card_with_no_unit_for_it_in_the_force_says_which_units_to_add():
+    grenadiers = field("GC", take("GC/hq", "HQ", "2x"), take("GC/b1", "INF", "4x"))
+    found = sole_error(check(grenadiers, cards=[give("VET")]), "fow.card.target_missing")
+    assert found.fix == "Add one of: Heavy Tank Platoon, Tank Platoon, or remove the card."
 
 
 def test_a_formation_card_given_to_a_unit_is_refused():
