@@ -1,6 +1,6 @@
 """Files out and in: the roster PDF and BattleScribe rosters (.ros / .rosz), for saved and shared lists.
 
-They wrap the PDF and BattleScribe engineers' services (armybuilder.pdf.services,
+They wrap the services of the PDF and BattleScribe packages (armybuilder.pdf.services,
 armybuilder.interchange.battlescribe.roster_service); nothing here renders or parses.
 """
 from django.http import HttpResponse
