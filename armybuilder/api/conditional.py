@@ -1,4 +1,4 @@
-"""Optimistic locking over HTTP: ETag out, If-Match in (engineering notes §4.6).
+"""Optimistic locking over HTTP: ETag out, If-Match in (docs/api.md).
 
 A list's ETag is its version, e.g. ``"3"``. Writes must send it back in
 If-Match: none -> 428, a malformed one -> 400, an old one -> 412 with nothing

@@ -1,6 +1,6 @@
 """Files out and in: the roster PDF and BattleScribe rosters (.ros / .rosz), for saved and shared lists.
 
-They wrap the PDF and BattleScribe engineers' services (armybuilder.services.printing.services,
+They wrap the services of printing and BattleScribe rosters (armybuilder.services.printing.services,
 armybuilder.services.rosters); nothing here renders or parses.
 """
 from django.http import HttpResponse

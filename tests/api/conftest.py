@@ -3,7 +3,6 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.management import call_command
 from django.db import transaction
@@ -14,6 +13,7 @@ from armybuilder.api.services import api_token_rotate
 from armybuilder.lists import catalog, services
 from handbooks.models import Handbook
 from handbooks.services import handbooks_load_paths
+from tests.factories import ArmyListFactory, ListCardFactory, ListFormationFactory, ListUnitFactory, UserFactory
 
 BOOKS = Path(__file__).parent.parent / "rules" / "books"
 
@@ -44,7 +44,7 @@ def api_books(django_db_setup, django_db_blocker):
 
 @pytest.fixture
 def test_books(api_books, db):
-    """Same name as the suite-wide fixture, so helpers written against it work here too."""
+    """Same name as the suite-wide fixture, so fixtures and functions written against it work here too."""
 
 
 @pytest.fixture(autouse=True)
@@ -55,18 +55,14 @@ def fresh_throttle_counts():
     cache.clear()
 
 
-def make_user(name: str):
-    return get_user_model().objects.create_user(name, password="pw-not-secret-123")
-
-
 @pytest.fixture
 def owner(db):
-    return make_user("owner")
+    return UserFactory(username="owner")
 
 
 @pytest.fixture
 def other(db):
-    return make_user("other")
+    return UserFactory(username="other")
 
 
 _KEYS: dict[int, str] = {}
@@ -111,17 +107,14 @@ def germany(test_books):  # noqa: F811
 @pytest.fixture
 def army(owner, germany):
     """Tank Company (HQ + two tank platoons, one with skirts), an Artillery support unit, a force card."""
-    al = services.army_list_create(owner=owner, handbook=germany, name="Panzers", points_limit=100)
-    company = services.army_list_add_formation(army_list=al, formation_code="F1")
-    services.army_list_pick_unit(army_list=al, list_formation=company, box_code="F1/hq", unit_code="HQ1",
-                                 size_code="1x")
-    tanks = services.army_list_pick_unit(army_list=al, list_formation=company, box_code="F1/b1", unit_code="TNK",
-                                         size_code="3x")
-    services.army_list_set_upgrade(army_list=al, list_unit=tanks, upgrade_code="skirts/schurzen", quantity=1)
-    services.army_list_pick_unit(army_list=al, list_formation=company, box_code="F1/b2", unit_code="TNK",
-                                 size_code="3x")
-    services.army_list_pick_unit(army_list=al, box_code="force/art", unit_code="ART", size_code="4x")
-    services.army_list_add_card(army_list=al, card_code="CF")
+    al = ArmyListFactory(owner=owner, handbook=germany, name="Panzers", points_limit=100)
+    company = ListFormationFactory(army_list=al, formation_code="F1")
+    ListUnitFactory(list_formation=company, box_code="F1/hq", unit_code="HQ1", size_code="1x")
+    ListUnitFactory(list_formation=company, box_code="F1/b1", unit_code="TNK", size_code="3x",
+                    upgrades={"skirts/schurzen": 1})
+    ListUnitFactory(list_formation=company, box_code="F1/b2", unit_code="TNK", size_code="3x")
+    ListUnitFactory(army_list=al, box_code="force/art", unit_code="ART", size_code="4x")
+    ListCardFactory(army_list=al, card_code="CF")
     al.refresh_from_db()
     return al
 

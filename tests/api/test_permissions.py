@@ -6,9 +6,9 @@ share token, never writable by others: under /lists/<id>/ a shared list still
 answers 404 to them, and nothing they send changes it.
 """
 import pytest
-from django.contrib.auth import get_user_model
 
 from armybuilder.lists.models import ArmyList
+from tests.factories import UserFactory
 
 from .conftest import client_for, url
 
@@ -44,10 +44,9 @@ def client_as(role, army):
     if role == "owner":
         return client_for(army.owner)
     if role == "other":
-        return client_for(get_user_model().objects.create_user("mallory", password="pw-not-secret-123"))
+        return client_for(UserFactory(username="mallory"))
     if role == "staff":
-        return client_for(get_user_model().objects.create_user("admin", password="pw-not-secret-123",
-                                                               is_staff=True, is_superuser=True))
+        return client_for(UserFactory(username="admin", is_staff=True, is_superuser=True))
     return client_for(None)
 
 

@@ -17,7 +17,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from armybuilder.api import urls as api_urls
 from armybuilder.lists import services
 from armybuilder.lists.models import ArmyList
-from handbooks.models import Handbook
+from tests.factories import ArmyListFactory, ListCardFactory, ListFormationFactory, ListUnitFactory, UserFactory
 
 application = get_wsgi_application()
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
@@ -115,9 +115,7 @@ def in_process_requests():
 
 @pytest.fixture
 def fuzz_user(test_books, in_process_requests):
-    from django.contrib.auth import get_user_model
-
-    user = get_user_model().objects.create_user("fuzzer", password="pw-not-secret-123")
+    user = UserFactory(username="fuzzer")
     _token, key = api_token_rotate(user=user)
     return user, {"Authorization": f"Token {key}"}
 
@@ -127,13 +125,11 @@ def fuzz_list(user):
     existing = ArmyList.objects.filter(owner=user).order_by("pk").last()
     if existing is not None:
         return existing
-    book = Handbook.objects.get(code="tb-germany")
-    army = services.army_list_create(owner=user, handbook=book, name="Fuzz", points_limit=100)
-    company = services.army_list_add_formation(army_list=army, formation_code="F1")
-    services.army_list_pick_unit(army_list=army, list_formation=company, box_code="F1/b1", unit_code="TNK",
-                                 size_code="3x")
-    services.army_list_pick_unit(army_list=army, box_code="force/art", unit_code="ART", size_code="4x")
-    services.army_list_add_card(army_list=army, card_code="CF")
+    army = ArmyListFactory(owner=user, book="tb-germany", name="Fuzz", points_limit=100)
+    company = ListFormationFactory(army_list=army, formation_code="F1")
+    ListUnitFactory(list_formation=company, box_code="F1/b1", unit_code="TNK", size_code="3x")
+    ListUnitFactory(army_list=army, box_code="force/art", unit_code="ART", size_code="4x")
+    ListCardFactory(army_list=army, card_code="CF")
     services.army_list_update(army_list=army, visibility="shared")
     army.refresh_from_db()
     return army

@@ -137,8 +137,8 @@ def test_the_zip_holds_each_list_as_json_that_imports_again(event, organiser, to
 
 def test_a_finished_pack_is_kept_until_a_submission_changes(event, organiser, tournament, renders, afrika,
                                                             parts_drawn):
-    helper = make_user("helper")
-    ev.event_add_organiser(event=event, by=organiser, username="helper")
+    deputy = make_user("deputy")
+    ev.event_add_organiser(event=event, by=organiser, username="deputy")
     first = pack.event_pack_start(event=event, user=organiser)
     assert len(renders) == 2
     # The cover, the contents page's frame and its one strip of rows (both players' rows).
@@ -148,7 +148,7 @@ def test_a_finished_pack_is_kept_until_a_submission_changes(event, organiser, to
     assert again.pk == first.pk and len(renders) == 2
     assert pack.event_pack_state(event=event, user=organiser).up_to_date
     # A co-organiser gets the same pack.
-    assert pack.event_pack_start(event=event, user=helper).pk == first.pk
+    assert pack.event_pack_start(event=event, user=deputy).pk == first.pk
 
     # Carl changes his list and resubmits; the organiser approves it again.
     player, army, _ = tournament["carl"]

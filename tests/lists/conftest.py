@@ -1,14 +1,14 @@
 import pytest
-from django.contrib.auth import get_user_model
 
 from handbooks.models import Handbook
+from tests.factories import UserFactory
 
 from ..rules.conftest import test_books  # noqa: F401 - shared fixture
 
 
 @pytest.fixture
 def player(db):
-    return get_user_model().objects.create_user("player", password="pw-not-secret-123")
+    return UserFactory(username="player")
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from armybuilder.lists import services as s
 from armybuilder.lists.models import ListCard, ListFormation, ListUnit
 from armybuilder.lists.selectors import army_list_report
 from handbooks import models as hb
+from tests.factories import ArmyListFactory
 
 OPERATIONS = st.lists(
     st.tuples(st.sampled_from(["formation", "unit", "support", "remove_unit", "remove_formation", "size", "upgrade",
@@ -60,7 +61,7 @@ def apply(army, germany, op, a, b, qty):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(operations=OPERATIONS)
 def test_any_sequence_of_builder_operations_gives_a_checkable_list_whose_totals_add_up(germany, player, operations):
-    army = s.army_list_create(owner=player, handbook=germany, name="Fuzzed")
+    army = ArmyListFactory(owner=player, handbook=germany, name="Fuzzed")
     for op in operations:
         try:
             apply(army, germany, *op)

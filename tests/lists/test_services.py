@@ -5,20 +5,19 @@ from armybuilder.lists import services as s
 from armybuilder.lists.models import ArmyList, ListUpgrade
 from armybuilder.lists.selectors import army_list_document, army_list_report
 from handbooks.models import Handbook
+from tests.factories import ArmyListFactory, ListFormationFactory, ListUnitFactory
 
 
 @pytest.fixture
 def army(germany, player):
-    return s.army_list_create(owner=player, handbook=germany, name="Panzers", points_limit=100)
+    return ArmyListFactory(owner=player, handbook=germany, name="Panzers", points_limit=100)
 
 
 def build_tank_company(army):
-    company = s.army_list_add_formation(army_list=army, formation_code="F1")
-    hq = s.army_list_pick_unit(army_list=army, list_formation=company, box_code="F1/hq", unit_code="HQ1", size_code="1x")
-    first = s.army_list_pick_unit(army_list=army, list_formation=company, box_code="F1/b1", unit_code="TNK",
-                                  size_code="3x")
-    second = s.army_list_pick_unit(army_list=army, list_formation=company, box_code="F1/b2", unit_code="TNK",
-                                   size_code="3x")
+    company = ListFormationFactory(army_list=army, formation_code="F1")
+    hq = ListUnitFactory(list_formation=company, box_code="F1/hq", unit_code="HQ1", size_code="1x")
+    first = ListUnitFactory(list_formation=company, box_code="F1/b1", unit_code="TNK", size_code="3x")
+    second = ListUnitFactory(list_formation=company, box_code="F1/b2", unit_code="TNK", size_code="3x")
     return company, hq, first, second
 
 
@@ -116,7 +115,7 @@ def test_a_copy_is_the_same_list_under_a_new_name(army, player):
 
 
 def test_objects_of_another_list_cannot_be_touched_through_this_one(army, germany, player):
-    other = s.army_list_create(owner=player, handbook=germany, name="Other")
+    other = ArmyListFactory(owner=player, handbook=germany, name="Other")
     company, hq, *_ = build_tank_company(other)
     with pytest.raises(s.ListOperationError, match="belongs to another list"):
         s.army_list_remove_unit(army_list=army, list_unit=hq)

@@ -6,6 +6,7 @@ from armybuilder.lists.catalog import handbook_data
 from armybuilder.lists.selectors import army_list_report
 from armybuilder.services.starter import army_list_start_cheapest, starter_for
 from handbooks.models import Handbook
+from tests.factories import ArmyListFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -70,17 +71,14 @@ def test_the_starter_is_saved_as_a_new_list(sample_data):
 
 
 def test_the_builder_button_makes_a_new_legal_list(sample_data):
-    from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from armybuilder.lists import services as s
     from armybuilder.lists.models import ArmyList
 
-    user = get_user_model().objects.create_user("starter", password="pw-not-secret-123")
+    user = UserFactory(username="starter")
     client = Client()
     client.force_login(user)
-    hb = Handbook.objects.get(code="sample-afrika-korps", is_current=True)
-    current = s.army_list_create(owner=user, handbook=hb, name="Mine", points_limit=100)
+    current = ArmyListFactory(owner=user, book="sample-afrika-korps", name="Mine", points_limit=100)
     page = client.get(f"/lists/{current.public_id}/").content.decode()
     assert "Start from the cheapest legal force" in page
     answer = client.post(f"/lists/{current.public_id}/starter/", {"formation": "SG100"})

@@ -3,17 +3,15 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from armybuilder.lists import catalog
-
-from .browser import browser, page  # noqa: F401 - fixtures for the end-to-end tests
-from armybuilder.lists import services as s
 from handbooks.models import Handbook
 from handbooks.services import handbooks_load_paths
+from tests.factories import PASSWORD  # noqa: F401 - the tests that sign in import it from here
+from tests.factories import ArmyListFactory, ListFormationFactory, ListUnitFactory, UserFactory
 
-PASSWORD = "pw-not-secret-123"
+from .browser import browser, page  # noqa: F401 - fixtures for the end-to-end tests
 
 
 def fresh_caches():
@@ -52,12 +50,12 @@ def afrika(books):
 
 @pytest.fixture
 def player(db):
-    return get_user_model().objects.create_user("rommel", password=PASSWORD)
+    return UserFactory(username="rommel")
 
 
 @pytest.fixture
 def other_player(db):
-    return get_user_model().objects.create_user("monty", password=PASSWORD)
+    return UserFactory(username="monty")
 
 
 @pytest.fixture
@@ -77,13 +75,11 @@ def other_client(other_player):
 @pytest.fixture
 def army(afrika, player):
     """A Panzer Company with its HQ and one tank platoon; the second black box is still empty."""
-    army = s.army_list_create(owner=player, handbook=afrika, name="Desert Fox", points_limit=100)
-    company = s.army_list_add_formation(army_list=army, formation_code="SG100")
-    s.army_list_pick_unit(army_list=army, list_formation=company, box_code="SG100/hq", unit_code="SG101",
-                          size_code="two-tanks")
-    tanks = s.army_list_pick_unit(army_list=army, list_formation=company, box_code="SG100/panzer-1",
-                                  unit_code="SG102", size_code="three-tanks")
-    s.army_list_set_upgrade(army_list=army, list_unit=tanks, upgrade_code="gun/short-5cm", quantity=1)
+    army = ArmyListFactory(owner=player, handbook=afrika, name="Desert Fox", points_limit=100)
+    company = ListFormationFactory(army_list=army, formation_code="SG100")
+    ListUnitFactory(list_formation=company, box_code="SG100/hq", unit_code="SG101", size_code="two-tanks")
+    ListUnitFactory(list_formation=company, box_code="SG100/panzer-1", unit_code="SG102", size_code="three-tanks",
+                    upgrades={"gun/short-5cm": 1})
     army.refresh_from_db()
     return army
 

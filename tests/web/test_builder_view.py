@@ -6,6 +6,7 @@ from armybuilder.lists.selectors import army_list_force
 from armybuilder.rules import check
 from armybuilder.rules.data import BoxData
 from armybuilder.web.builder import anchor_for_pointer, box_hint, builder_view, group_hint, points_text
+from tests.factories import ArmyListFactory, ListCardFactory
 
 
 @pytest.mark.parametrize("pointer, anchor", [
@@ -75,8 +76,8 @@ def test_a_unit_problem_is_linked_to_the_unit(army):
 
 
 def test_force_level_issues_point_at_the_settings_or_the_section(afrika, player):
-    army = s.army_list_create(owner=player, handbook=afrika, name="Empty", points_limit=1)
-    s.army_list_add_card(army_list=army, card_code="forward-command-post")
+    army = ArmyListFactory(owner=player, handbook=afrika, name="Empty", points_limit=1)
+    ListCardFactory(army_list=army, card_code="forward-command-post")
     force = army_list_force(army)
     view = builder_view(force, check(force))
     anchors = {i.code: i.anchor for i in view.issues}

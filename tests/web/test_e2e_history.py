@@ -5,12 +5,11 @@ import os
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from armybuilder.lists import services as s
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import army_list_report
-from handbooks.models import Handbook
+from tests.factories import ArmyListFactory, ListCardFactory, ListFormationFactory, ListUnitFactory
 
 from ..lists.history.revision_books import afrika_revision_2
 from .browser import PYTESTMARK, axe_violations, expect
@@ -22,18 +21,13 @@ pytestmark = PYTESTMARK
 @pytest.fixture
 def built(live_books):
     """A logged-in player's Panzer Company: HQ, a Panzer III and a Panzer IV platoon, and a card."""
-    user = get_user_model().objects.create_user("hahn", password=PASSWORD)
-    book = Handbook.objects.get(code="sample-afrika-korps", is_current=True)
-    army = s.army_list_create(owner=user, handbook=book, name="Kampfgruppe", points_limit=100)
-    company = s.army_list_add_formation(army_list=army, formation_code="SG100")
-    s.army_list_pick_unit(army_list=army, list_formation=company, box_code="SG100/hq", unit_code="SG101",
-                          size_code="two-tanks")
-    tanks = s.army_list_pick_unit(army_list=army, list_formation=company, box_code="SG100/panzer-1",
-                                  unit_code="SG102", size_code="three-tanks")
-    s.army_list_set_upgrade(army_list=army, list_unit=tanks, upgrade_code="gun/short-5cm", quantity=1)
-    s.army_list_pick_unit(army_list=army, list_formation=company, box_code="SG100/panzer-2", unit_code="SG103",
-                          size_code="two-tanks")
-    s.army_list_add_card(army_list=army, card_code="forward-command-post")
+    army = ArmyListFactory(owner__username="hahn", book="sample-afrika-korps", name="Kampfgruppe", points_limit=100)
+    company = ListFormationFactory(army_list=army, formation_code="SG100")
+    ListUnitFactory(list_formation=company, box_code="SG100/hq", unit_code="SG101", size_code="two-tanks")
+    ListUnitFactory(list_formation=company, box_code="SG100/panzer-1", unit_code="SG102", size_code="three-tanks",
+                    upgrades={"gun/short-5cm": 1})
+    ListUnitFactory(list_formation=company, box_code="SG100/panzer-2", unit_code="SG103", size_code="two-tanks")
+    ListCardFactory(army_list=army, card_code="forward-command-post")
     army.refresh_from_db()
     return army
 

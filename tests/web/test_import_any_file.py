@@ -16,8 +16,7 @@ from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import army_list_document
 from tests.battlescribe.conftest import CAT, GST
 from tests.battlescribe.test_roster import MINI_LIST, xml_to_new_recruit_json
-
-from .conftest import PASSWORD
+from tests.factories import UserFactory
 
 EXAMPLE = Path("docs/examples/fow-afrika-korps-panzer-company.json")
 
@@ -32,9 +31,7 @@ def books(db, tmp_path):
 
 @pytest.fixture
 def client(db):
-    from django.contrib.auth import get_user_model
-
-    user = get_user_model().objects.create_user("importer", password=PASSWORD)
+    user = UserFactory(username="importer")
     c = Client()
     c.force_login(user)
     c.user = user

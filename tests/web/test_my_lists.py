@@ -13,15 +13,14 @@ from django.test.utils import CaptureQueriesContext
 from armybuilder.lists import services as s
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import army_list_report
+from tests.factories import UserFactory
 
 EXAMPLES = Path("docs/examples")
 
 
 @pytest.fixture
 def owner(db):
-    from django.contrib.auth import get_user_model
-
-    return get_user_model().objects.create_user("lister", password="pw-not-secret-123")
+    return UserFactory(username="lister")
 
 
 @pytest.fixture

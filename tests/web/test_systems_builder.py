@@ -10,6 +10,7 @@ from armybuilder.lists.listjson import parse_list_json
 from armybuilder.lists import services as s
 from armybuilder.lists.models import ArmyList, ListFormation, ListUnit
 from handbooks.models import Handbook
+from tests.factories import ArmyListFactory, ListFormationFactory
 
 from .conftest import action
 
@@ -140,8 +141,7 @@ def test_options_boxes_show_option_costs_and_the_pool_left(oww2, player_client):
 
 
 def test_a_standard_formation_is_bought_with_options_and_drawn_under_its_parent(sample_data, player, player_client):
-    book = Handbook.objects.get(code="sample-oww2-germany", is_current=True)
-    army = s.army_list_create(owner=player, handbook=book, name="Pyramid", points_limit=3500)
+    army = ArmyListFactory(owner=player, book="sample-oww2-germany", name="Pyramid", points_limit=3500)
     html = page(player_client, army)
     assert "Add a formation: the Standard formation your army starts from" in html
     response = action(player_client, army, "add-formation", formation="OG100")
@@ -161,9 +161,8 @@ def test_a_standard_formation_is_bought_with_options_and_drawn_under_its_parent(
 
 
 def test_a_formation_not_offered_by_the_options_box_is_refused(sample_data, player, player_client):
-    book = Handbook.objects.get(code="sample-oww2-germany", is_current=True)
-    army = s.army_list_create(owner=player, handbook=book, name="Pyramid", points_limit=3500)
-    s.army_list_add_formation(army_list=army, formation_code="OG150")
+    army = ArmyListFactory(owner=player, book="sample-oww2-germany", name="Pyramid", points_limit=3500)
+    ListFormationFactory(army_list=army, formation_code="OG150")
     response = action(player_client, army, "add-formation", formation="OG100", parent="/formations/0",
                       via_box="OG150/options")
     assert 'class="alert alert--error"' in response.content.decode()
@@ -172,11 +171,10 @@ def test_a_formation_not_offered_by_the_options_box_is_refused(sample_data, play
 
 
 def test_children_are_drawn_right_after_their_parent(sample_data, player, player_client):
-    book = Handbook.objects.get(code="sample-oww2-germany", is_current=True)
-    army = s.army_list_create(owner=player, handbook=book, name="Two roots", points_limit=3500)
-    root = s.army_list_add_formation(army_list=army, formation_code="OG100")
-    s.army_list_add_formation(army_list=army, formation_code="OG150")  # a second root: an error, still drawn
-    s.army_list_add_formation(army_list=army, formation_code="OG150", parent=root, via_box_code="OG100/options")
+    army = ArmyListFactory(owner=player, book="sample-oww2-germany", name="Two roots", points_limit=3500)
+    root = ListFormationFactory(army_list=army, formation_code="OG100")
+    ListFormationFactory(army_list=army, formation_code="OG150")  # a second root: an error, still drawn
+    ListFormationFactory(army_list=army, formation_code="OG150", parent=root, via_box_code="OG100/options")
     html = page(player_client, army)
     assert html.index('id="f0"') < html.index('id="f2"') < html.index('id="f1"')
 
@@ -245,8 +243,7 @@ def test_set_up_of_someone_elses_list_is_404(waf, other_client, client):
 @pytest.mark.parametrize("code", ["sample-oww2-germany", "sample-hof-germany", "sample-waf-germany",
                                   "sample-oww2-usa", "sample-hof-usa", "sample-waf-britain"])
 def test_an_empty_list_of_every_system_draws_its_figures(sample_data, player, player_client, code):
-    book = Handbook.objects.get(code=code, is_current=True)
-    army = s.army_list_create(owner=player, handbook=book, name="Empty")
+    army = ArmyListFactory(owner=player, book=code, name="Empty")
     html = page(player_client, army)
     assert 'id="figures"' in html and "Not legal" in html
 

@@ -1,4 +1,4 @@
-"""Cost evaluation for BattleScribe data: a pure-Python modifier evaluator.
+"""Cost evaluation of a BattleScribe selection tree over the imported data, without the database.
 
 Input: a *selection tree*, shaped like a BattleScribe roster::
 
@@ -19,33 +19,15 @@ was selected through, whose modifiers/costs are merged over the entry.
 Output: :class:`CostResult` with the total per cost type and the cost of
 every selection (already multiplied by its ``number``), in tree order.
 
-The evaluation itself is :class:`armybuilder.rules.bspricing.Evaluator`, shared
-with the engine's pricing of lists built on imported handbooks, so a roster
-and a list of the same force cost the same. Semantics (BattleScribe 2.03, as
-documented in BSData's schema and wiki):
-* A selection costs its entry's cost (link costs win) after the entry's and
-  the link's ``set``/``increment``/``decrement`` modifiers on that cost type,
-  applied in document order (target's, then link's), times ``number``.
-* A modifier applies when its conditions hold; with repeats it applies
-  ``sum(repeats × floor(count/value))`` times (``roundUp`` uses ceil); a
-  ``set`` applies once if that is at least one.
-* Condition counts: ``number`` of matching selections among the scope node's
-  children (all descendants with ``includeChildSelections``). A child id
-  matches a selection whose entry path, group or categories hold the id;
-  ``model``/``unit``/``upgrade`` match the entry type; ``any`` matches all.
-  A cost-type field sums those selections' costs instead.
-* Scopes: ``self``, ``parent``, ``force`` (with its nested forces when
-  ``includeChildForces``), ``roster`` (every force), ``ancestor`` (for
-  instanceOf), or an id: the nearest enclosing selection with that entry id,
-  else a force with that entry or catalogue id. An unknown scope counts 0.
-* ``shared="false"`` is treated like shared (counts through any link), and
-  category add/remove modifiers are not applied: neither changes a price in
-  the FoW library.
-
-Anything outside this (percent values, ``limit::`` fields, other scopes or
-modifier types on a cost) is *not understood*: :func:`unsupported_reason`
-says why, the importer reports it as an error, and :func:`evaluate` raises
-:class:`UnsupportedModifier` rather than silently pricing it as 0.
+The evaluation itself is :class:`armybuilder.rules.battlescribe.evaluate.Evaluation`, the one that
+prices and checks lists built on imported handbooks, so a roster and a list of the same force cost the
+same; its semantics (BattleScribe 2.03: counting, scopes, modifiers, conditions, repeats) are described
+at the top of that module. The tree is bound loosely (``bind_draft(..., loose=True)``) against catalogue
+documents holding every entry the catalogue can reach, so an entry is priced even where the data does not
+offer it under that parent. An entry path the data does not hold raises :class:`SelectionTreeError`; a construct the
+evaluator met but does not evaluate raises :class:`UnsupportedModifier` rather than pricing it as 0.
+:func:`unsupported_reason` checks the shape of one cost modifier. The import report lists what the
+evaluator does not evaluate through :func:`armybuilder.rules.battlescribe.audit.unevaluated`.
 """
 from __future__ import annotations
 

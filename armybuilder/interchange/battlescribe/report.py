@@ -29,7 +29,8 @@ class CatalogueReport:
     revision: int = 0
     handbook_code: str = ""
     nation: str = ""
-    status: str = ""  # created | revised | unchanged | failed | skipped (library) | mapped (dry run)
+    # created | revised | updated (the system) | unchanged | library | mapped (dry run) | failed | rolled back
+    status: str = ""
     counts: Counter = field(default_factory=Counter)
     unmapped: list[Unmapped] = field(default_factory=list)
     load_problems: list[str] = field(default_factory=list)

@@ -8,6 +8,8 @@ from armybuilder.lists.revisions import revision_update_for
 from armybuilder.lists.selectors import army_list_document, army_list_report
 from armybuilder.lists.services import ListOperationError, StaleListError
 
+from tests.factories import ArmyListFactory
+
 from .revision_books import afrika_revision_2
 
 pytestmark = pytest.mark.django_db
@@ -71,7 +73,7 @@ def test_undo_and_redo_walk_back_and_forth_through_several_changes(army):
 
 
 def test_undo_back_to_creation_then_nothing_more(afrika, player):
-    army = s.army_list_create(owner=player, handbook=afrika, name="Empty", points_limit=100)
+    army = ArmyListFactory(owner=player, handbook=afrika, name="Empty", points_limit=100)
     s.army_list_add_formation(army_list=army, formation_code="SG100", expected_version=1)
     s.army_list_undo(army_list=army, expected_version=2)
     assert army.formations.count() == 0
@@ -110,7 +112,7 @@ def test_sharing_is_recorded_but_undo_skips_it_and_never_changes_sharing(army):
 
 
 def test_history_is_bounded(afrika, player):
-    army = s.army_list_create(owner=player, handbook=afrika, name="Busy", points_limit=100)
+    army = ArmyListFactory(owner=player, handbook=afrika, name="Busy", points_limit=100)
     for i in range(HISTORY_LIMIT + 7):
         s.army_list_update(army_list=army, points_limit=100 + i, expected_version=army.version)
     kept = list(ListVersion.objects.filter(army_list=army).values_list("version", flat=True))
