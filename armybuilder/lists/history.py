@@ -13,7 +13,7 @@ Each entry says where Undo and Redo go from it:
 History is bounded: the newest ``HISTORY_LIMIT`` entries are kept.
 """
 from .models import ArmyList, ListVersion
-from .selectors import army_list_document
+from .selectors import army_list_document, remember_written_document
 
 HISTORY_LIMIT = 50
 MAX_WHAT = 200
@@ -43,10 +43,12 @@ def history_record(army_list: ArmyList, what: str, *, kind: str = "change", undo
     elif kind == "sharing":
         before = ListVersion.objects.filter(army_list_id=army_list.pk, version=from_version).first()
         undo_to, redo_to = (before.undo_to, before.redo_to) if before else (None, None)
+    if document is None:
+        document = army_list_document(army_list)
+        remember_written_document(army_list, document)  # what the builder's answer draws, once committed
     entry = ListVersion.objects.create(
         army_list_id=army_list.pk, version=version, from_version=from_version, kind=kind, what=_what(what),
-        document=document if document is not None else army_list_document(army_list),
-        undo_to=undo_to, redo_to=redo_to)
+        document=document, undo_to=undo_to, redo_to=redo_to)
     ListVersion.objects.filter(army_list_id=army_list.pk, version__lte=version - HISTORY_LIMIT).delete()
     return entry
 

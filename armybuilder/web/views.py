@@ -87,29 +87,41 @@ def ally_books(army_list) -> list:
     return [handbook_data(book.pk) for book in allied_handbooks(army_list)]
 
 
+def builder_urls(army_list) -> dict:
+    # One reverse() for all the actions: their URLs differ only in the action's name, the last part.
+    base = reverse("web:action", args=[army_list.public_id, "settings"]).removesuffix("settings/")
+    urls = {name.replace("-", "_"): f"{base}{name}/" for name in ACTIONS}
+    urls["card_offers"] = reverse("web:card-offers", args=[army_list.public_id])
+    urls["history"] = reverse("web:history-panel", args=[army_list.public_id])
+    return urls
+
+
 def builder_context(request, army_list, *, message: str = "", message_kind: str = "error",
-                    allies: bool = True) -> dict:
+                    allies: bool = True, panels: bool = True) -> dict:
     """What the builder's templates draw. ``allies=False``: without the allied books (one query), for an
-    answer that does not draw the "Add a formation" panel."""
-    force = army_list_force(army_list, remember=True)
+    answer that does not draw the "Add a formation" panel; ``panels=False``: without the history, the book
+    update and the chart, for an answer that draws none of them (the card offers)."""
+    force = army_list_force(army_list, version=army_list.version, remember=True)  # the action's own document
     report = check(force)
     army_list_summary_store(army_list=army_list, report=report)  # what "My lists" shows of it
     allies = ally_books(army_list) if allies else []
     share_url = ""
     if army_list.visibility == "shared":
         share_url = request.build_absolute_uri(reverse("web:shared", args=[army_list.share_token]))
-    # One reverse() for all the actions: their URLs differ only in the action's name, the last part.
-    base = reverse("web:action", args=[army_list.public_id, "settings"]).removesuffix("settings/")
-    urls = {name.replace("-", "_"): f"{base}{name}/" for name in ACTIONS}
-    urls["card_offers"] = reverse("web:card-offers", args=[army_list.public_id])
     view = builder_view(force, report, allies)
-    return {"army_list": army_list, "view": view, "message": message,
-            "message_kind": message_kind, "share_url": share_url, "readonly": False, "urls": urls,
-            "hidden": hidden_fields(request, army_list), "history": builder_history.history_view(
-                army_list, **({"shown": HISTORY_LIMIT} if request.GET.get("history") == "all" else {})),
-            "book_update": builder_history.book_update_view(army_list),
-            "variant_name": dict(view.variants).get(army_list.variant, army_list.variant),
-            "composition_svg": composition_html(force, report)}
+    context = {"army_list": army_list, "view": view, "message": message,
+               "message_kind": message_kind, "share_url": share_url, "readonly": False, "urls": builder_urls(army_list),
+               "hidden": hidden_fields(request, army_list),
+               "variant_name": dict(view.variants).get(army_list.variant, army_list.variant)}
+    if panels:
+        context.update(history=builder_history.history_view(
+                           army_list, **({"shown": HISTORY_LIMIT} if request.GET.get("history") == "all" else {})),
+                       # The History panel's entries: in a page, and in an answer to a page whose panel is open
+                       # (static/web/history.js says so); a closed panel fetches them when it is opened.
+                       history_inline=not request.htmx or request.headers.get("X-History-Open") == "1",
+                       book_update=builder_history.book_update_view(army_list),
+                       composition_svg=composition_html(force, report))
+    return context
 
 
 def form_problem(form) -> str:
@@ -244,9 +256,23 @@ def builder(request, public_id):
 def builder_card_offers(request, public_id):
     """The Command Cards panel's offers, fetched by the page (htmx) when the panel is open."""
     army_list = own_list(request, public_id)
-    context = builder_context(request, army_list, allies=False)
+    context = builder_context(request, army_list, allies=False, panels=False)
     context["hidden"] = ""  # only htmx posts these forms: it sends the version and the CSRF header itself
     response = compact(render(request, "web/builder.html#card-offer-groups", context))
+    response["Vary"] = "HX-Request"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_http_methods(["GET"])
+def builder_history_panel(request, public_id):
+    """The History panel's entries, fetched by the page (static/web/history.js) when the panel is open and the
+    action's answer that drew it did not carry them. Only the list's row and its kept entries are read."""
+    army_list = own_list(request, public_id)
+    context = {"army_list": army_list, "urls": builder_urls(army_list), "history": builder_history.history_view(
+        army_list, **({"shown": HISTORY_LIMIT} if request.GET.get("history") == "all" else {})),
+               "hidden": ""}  # only htmx posts these forms: it sends the version and the CSRF header itself
+    response = compact(render(request, "web/builder_history.html#history-entries", context))
     response["Vary"] = "HX-Request"
     response["Cache-Control"] = "no-store"
     return response

@@ -125,8 +125,24 @@ def play(client, army, name, /, **data):
             continue
         old = by_id(applied, anchor)
         applied = applied.replace(old, html, 1)
+    applied = open_history(client, applied)
     reload = client.get(url).content.decode()
     return before, response, parts(answer), applied, reload
+
+
+_PENDING_HISTORY = re.compile(r'<div class="history-entries" id="history-entries" data-src="([^"]+)">.*?</div>', re.S)
+
+
+def open_history(client, page: str) -> str:
+    """What static/web/history.js does when the player opens a History panel drawn without its entries: it
+    fetches them and puts them in the panel."""
+    pending = _PENDING_HISTORY.search(page)
+    if pending is None:
+        return page
+    entries = client.get(pending[1], HTTP_HX_REQUEST="true")
+    assert entries.status_code == 200
+    holder = f'<div class="history-entries" id="history-entries">{entries.content.decode()}</div>'
+    return page[:pending.start()] + holder + page[pending.end():]
 
 
 def test_a_pick_sends_the_box_it_fills_and_the_page_then_reads_as_a_reload(player_client, army):
