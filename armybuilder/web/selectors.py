@@ -5,6 +5,7 @@ from armybuilder.lists.gamedata import handbook_data
 from django.http import Http404
 
 from armybuilder.lists.models import ArmyList, ListCard, ListFormation, ListUnit, Matchup
+from armybuilder.lists.pointers import found_at
 from armybuilder.lists.services import ListOperationError
 from handbooks.models import Handbook
 
@@ -16,11 +17,11 @@ _CARD = re.compile(r"/cards/(\d{1,4})")
 GONE = "That part of the list is no longer there; reload the page to see the list as it is now."
 
 
-def _nth(queryset, index: int):
+def _nth(queryset, index: int, pointer: str):
     found = list(queryset.order_by("order", "pk")[index:index + 1])
     if not found:
         raise ListOperationError(GONE)
-    return found[0]
+    return found_at(found[0], pointer)
 
 
 def list_formation_at(army_list: ArmyList, pointer: str) -> ListFormation:
@@ -28,7 +29,7 @@ def list_formation_at(army_list: ArmyList, pointer: str) -> ListFormation:
     match = _FORMATION.fullmatch(pointer or "")
     if match is None:
         raise ListOperationError(f"'{pointer}' does not point at a formation")
-    return _nth(ListFormation.objects.filter(army_list=army_list), int(match[1]))
+    return _nth(ListFormation.objects.filter(army_list=army_list), int(match[1]), pointer)
 
 
 def list_unit_at(army_list: ArmyList, pointer: str) -> ListUnit:
@@ -36,11 +37,11 @@ def list_unit_at(army_list: ArmyList, pointer: str) -> ListUnit:
     match = _FORMATION_UNIT.fullmatch(pointer or "")
     if match is not None:
         formation = list_formation_at(army_list, f"/formations/{match[1]}")
-        return _nth(ListUnit.objects.filter(list_formation=formation).select_related("unit"), int(match[2]))
+        return _nth(ListUnit.objects.filter(list_formation=formation).select_related("unit"), int(match[2]), pointer)
     match = _SUPPORT_UNIT.fullmatch(pointer or "")
     if match is not None:
         return _nth(ListUnit.objects.filter(army_list=army_list, list_formation__isnull=True)
-                    .select_related("unit"), int(match[1]))
+                    .select_related("unit"), int(match[1]), pointer)
     raise ListOperationError(f"'{pointer}' does not point at a unit")
 
 
@@ -48,7 +49,7 @@ def list_card_at(army_list: ArmyList, pointer: str) -> ListCard:
     match = _CARD.fullmatch(pointer or "")
     if match is None:
         raise ListOperationError(f"'{pointer}' does not point at a command card")
-    return _nth(ListCard.objects.filter(army_list=army_list), int(match[1]))
+    return _nth(ListCard.objects.filter(army_list=army_list), int(match[1]), pointer)
 
 
 def list_target_at(army_list: ArmyList, pointer: str) -> ListFormation | ListUnit:

@@ -3,6 +3,7 @@
 Every list URL goes through ``army_list_get_for_user`` (404 for a list that is missing
 or someone else's); the share page goes through ``army_list_get_shared``.
 """
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -119,8 +120,12 @@ def builder_context(request, army_list, *, message: str = "", message_kind: str 
                        # The History panel's entries: in a page, and in an answer to a page whose panel is open
                        # (static/web/history.js says so); a closed panel fetches them when it is opened.
                        history_inline=not request.htmx or request.headers.get("X-History-Open") == "1",
-                       book_update=builder_history.book_update_view(army_list),
-                       composition_svg=composition_html(force, report))
+                       book_update=builder_history.book_update_view(army_list))
+        context["composition_svg"] = composition_html(force, report)
+        # The page keeps it on the chart and sends it back (X-Chart-Digest): an answer leaves out a chart that
+        # shows the same.
+        context["composition_digest"] = hashlib.blake2s(str(context["composition_svg"]).encode(),
+                                                        digest_size=8).hexdigest()
     return context
 
 
@@ -434,6 +439,8 @@ def builder_action(request, public_id, action):
         context = builder_context(request, army_list, message=message or spec.done,
                                   message_kind="error" if message else "ok", allies=False)
         context["hidden"] = ""  # htmx sends the version (#list-version) and the CSRF header with every post
+        context["action"] = action  # a formation added or removed leaves the title and the settings as they were
+        context["chart_unchanged"] = request.headers.get("X-Chart-Digest", "") == context["composition_digest"]
         if not message and action in builder_history.UNDO_OFFERED and context["history"].can_undo:
             context["undo_notice"] = context["history"].current.what
         region = None if message else action_region(action, form.cleaned_data, context["view"])

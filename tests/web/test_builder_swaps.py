@@ -88,11 +88,13 @@ def normal(html: str) -> str:
 
 
 def seen(page: str) -> dict:
-    """What builder.js sends with every action: each formation's and box's digest, and the cards'."""
+    """What builder.js sends with every action: each formation's and box's digest, the cards' and the chart's."""
     digests = re.findall(r'<section class="(?:formation|box)\b[^"]*" id="([^"]+)"[^>]*data-digest="([0-9a-f]+)"', page)
     cards = re.search(r'id="cards"[^>]*data-digest="([0-9a-f]+)"', page)
+    chart = re.search(r'id="composition-chart"[^>]*data-digest="([0-9a-f]+)"', page)
     return {"HTTP_X_BUILDER_BOXES": " ".join(f"{a}={d}" for a, d in digests),
-            **({"HTTP_X_CARDS_DIGEST": cards[1]} if cards else {})}
+            **({"HTTP_X_CARDS_DIGEST": cards[1]} if cards else {}),
+            **({"HTTP_X_CHART_DIGEST": chart[1]} if chart else {})}
 
 
 def box_ids(html: str, section: str) -> list[str]:
