@@ -5,8 +5,9 @@ Budgets from issue 12, printed beside the figures (OVER marks one that is not me
 15 ms median server time and a response of at most 40 KB; the builder page at most 30 ms.
 
 Each action is posted as the browser posts it (static/web/builder.js): with the digests of the formations and
-boxes the page shows and of the Command Cards section, read from the page before the request (not timed), so
-the answer holds what changed only. Every kind of action is measured, and the card offers the open panel
+boxes the page shows, of the Command Cards section and of the composition chart, read from the page before the
+request (not timed), so the answer holds what changed only; the History panel closed, as a page opens (one pick is
+measured with it open too: its answer then carries the panel's entries). Every kind of action is measured, and the card offers the open panel
 fetches. Beside the wall time, the median CPU time of the request's thread: on a machine shared with other work
 the wall time grows with the load (printed in the header), the CPU time much less.
 Run: .venv/bin/python bench/bench_real_builder.py   (skips with a message when the library is absent)
@@ -126,16 +127,18 @@ def run(database):
         url = reverse("web:builder", args=[army.public_id])
 
         def page_state() -> dict:
-            """What the browser sends with an action (static/web/builder.js): the Command Cards digest and the
-            digest of each formation and box, read from the page as it is now (not timed)."""
+            """What the browser sends with an action (static/web/builder.js): the Command Cards and chart digests
+            and the digest of each formation and box, read from the page as it is now (not timed). The History
+            panel is closed, as a page opens (static/web/history.js then sends no X-History-Open)."""
             html = client.get(url).content.decode()
             seen = re.findall(r'<section class="(?:formation|box)\b[^"]*" id="([^"]+)"[^>]*data-digest="([0-9a-f]+)"',
                               html)
             return {"HTTP_X_CARDS_DIGEST": re.search(r'id="cards"[^>]*data-digest="([0-9a-f]+)"', html)[1],
+                    "HTTP_X_CHART_DIGEST": re.search(r'id="composition-chart"[^>]*data-digest="([0-9a-f]+)"', html)[1],
                     "HTTP_X_BUILDER_BOXES": " ".join(f"{a}={d}" for a, d in seen)}
 
-        def post(name, /, **data):
-            headers = page_state()
+        def post(name, /, extra_headers=None, **data):
+            headers = {**page_state(), **(extra_headers or {})}
             data["version"] = ArmyList.objects.values_list("version", flat=True).get(pk=army.pk)
             start, start_cpu = time.perf_counter(), time.thread_time()
             response = client.post(reverse("web:action", args=[army.public_id, name]), data, HTTP_HX_REQUEST="true",
@@ -174,6 +177,10 @@ def run(database):
         if grey is not None:
             results["pick unit"] = timed(lambda: post("pick", formation="/formations/0", box=grey.code,
                                                       **pick_fields(grey)), undo=drop_last_unit)
+            # The same with the History panel open: the answer then carries the panel's entries too.
+            results["pick unit, History open"] = timed(lambda: post(
+                "pick", extra_headers={"HTTP_X_HISTORY_OPEN": "1"}, formation="/formations/0", box=grey.code,
+                **pick_fields(grey)), undo=drop_last_unit)
         if support is not None:
             results["pick support unit"] = timed(lambda: post("pick", box=support.code,
                                                               **pick_fields(support)), undo=drop_last_unit)
@@ -237,7 +244,7 @@ def run(database):
             if not name.startswith("render") and size > BUDGET_BYTES:
                 over.append(f"response > {BUDGET_BYTES // 1024} KB")
         mark = ("OVER: " + ", ".join(over)) if over else ("within budget" if name != "baseline (trivial view)" else "")
-        print(f"{name:26} {ms:8.2f} ms  x{seconds / base:6.1f} baseline  cpu {cpu * 1000:6.2f} ms  "
+        print(f"{name:27} {ms:8.2f} ms  x{seconds / base:6.1f} baseline  cpu {cpu * 1000:6.2f} ms  "
               f"{size / 1024:7.1f} KiB  {mark}")
 
 

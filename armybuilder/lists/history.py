@@ -12,11 +12,31 @@ Each entry says where Undo and Redo go from it:
 
 History is bounded: the newest ``HISTORY_LIMIT`` entries are kept.
 """
+import threading
+from collections import OrderedDict
+
+from django.db import transaction
+
 from .models import ArmyList, ListVersion
-from .selectors import army_list_document
+from .selectors import army_list_document, remember_written_document
 
 HISTORY_LIMIT = 50
 MAX_WHAT = 200
+
+# Entries known in this process to be kept, as (list public id, version): recorded here (once committed) or read
+# by the builder for the list's current version. The entry of a list's current version is never pruned (only
+# those HISTORY_LIMIT versions older are), so a writer leaving that version knows without a query that it is kept.
+_KEPT: "OrderedDict[tuple, None]" = OrderedDict()
+_KEPT_MAX = 2048
+_kept_lock = threading.Lock()
+
+
+def history_seen(army_list: ArmyList, version: int) -> None:
+    """The entry of ``version`` was just read (or committed): kept, for history_baseline."""
+    with _kept_lock:
+        _KEPT[(army_list.public_id, version)] = None
+        while len(_KEPT) > _KEPT_MAX:
+            _KEPT.popitem(last=False)
 
 
 def _what(text: str) -> str:
@@ -27,6 +47,8 @@ def _what(text: str) -> str:
 def history_baseline(army_list: ArmyList, version: int) -> None:
     """Before a change to a list that has no entry for its current version (a list made before history
     existed): keep its state now, so the change can be undone."""
+    if (army_list.public_id, version) in _KEPT:
+        return
     if not ListVersion.objects.filter(army_list_id=army_list.pk, version=version).exists():
         ListVersion.objects.create(army_list_id=army_list.pk, version=version, kind="created",
                                    what="The list as it was before its history began",
@@ -43,10 +65,13 @@ def history_record(army_list: ArmyList, what: str, *, kind: str = "change", undo
     elif kind == "sharing":
         before = ListVersion.objects.filter(army_list_id=army_list.pk, version=from_version).first()
         undo_to, redo_to = (before.undo_to, before.redo_to) if before else (None, None)
+    if document is None:
+        document = army_list_document(army_list)
+        remember_written_document(army_list, document)  # what the builder's answer draws, once committed
     entry = ListVersion.objects.create(
         army_list_id=army_list.pk, version=version, from_version=from_version, kind=kind, what=_what(what),
-        document=document if document is not None else army_list_document(army_list),
-        undo_to=undo_to, redo_to=redo_to)
+        document=document, undo_to=undo_to, redo_to=redo_to)
+    transaction.on_commit(lambda: history_seen(army_list, version))
     ListVersion.objects.filter(army_list_id=army_list.pk, version__lte=version - HISTORY_LIMIT).delete()
     return entry
 

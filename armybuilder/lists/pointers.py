@@ -24,7 +24,14 @@ def _nth(queryset, index: int, pointer: str):
     found = list(queryset.order_by("order", "pk")[index:index + 1])
     if not found:
         raise PointerError(GONE)
-    return found[0]
+    return found_at(found[0], pointer)
+
+
+def found_at(obj, pointer: str):
+    """Mark ``obj`` with the pointer it was just found at, so :func:`pointer_of` need not count its place again
+    (the same request, before it writes: a write from a list that moved on meanwhile fails as stale)."""
+    obj._found_at = pointer
+    return obj
 
 
 def list_object_at(army_list: ArmyList, pointer: str):
@@ -34,7 +41,7 @@ def list_object_at(army_list: ArmyList, pointer: str):
         return army_list
     match = _FORMATION_UNIT.fullmatch(pointer)
     if match is not None:
-        formation = _nth(ListFormation.objects.filter(army_list=army_list), int(match[1]), pointer)
+        formation = _nth(ListFormation.objects.filter(army_list=army_list), int(match[1]), f"/formations/{match[1]}")
         return _nth(ListUnit.objects.filter(list_formation=formation).select_related("unit"), int(match[2]), pointer)
     match = _FORMATION.fullmatch(pointer)
     if match is not None:
@@ -82,6 +89,8 @@ def pointer_of(army_list: ArmyList, obj) -> str:
     """The pointer of a formation, unit or card of the list (the inverse of :func:`list_object_at`)."""
     if isinstance(obj, ArmyList):
         return ""
+    if getattr(obj, "_found_at", None) is not None and obj.army_list_id == army_list.pk:
+        return obj._found_at
     if isinstance(obj, ListFormation):
         pks = list(ListFormation.objects.filter(army_list=army_list).order_by("order", "pk").values_list("pk", flat=True))
         return f"/formations/{pks.index(obj.pk)}"

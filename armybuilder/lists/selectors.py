@@ -4,6 +4,7 @@ import threading
 import uuid
 from collections import OrderedDict
 
+from django.db import transaction
 from django.http import Http404
 
 from armybuilder.lists.listjson import FORMAT, VERSION, resolve_document, resolve_force
@@ -174,9 +175,11 @@ def army_list_document(army_list: ArmyList) -> dict:
 
 # The documents of lists as they were at a version, in this process: (list public id, version) -> JSON text (the
 # public id is random and never reused, unlike a row id after a rolled-back insert). Only a
-# document read whole at one committed version goes in (remember_document checks the version after reading),
-# and only a writer that will bump exactly that version reads it back (army_list_force's ``version``): its write
-# fails as stale unless the list is still at that version, so it never acts on a document that is not the list's.
+# document read whole at one committed version goes in (remember_document checks the version after reading; a
+# writer's own document goes in when its transaction commits), and it is read back for exactly that version
+# (army_list_force's ``version``): by a writer that will bump that version, whose write fails as stale unless the
+# list is still at it, so it never acts on a document that is not the list's; and by the builder drawing that
+# version (the version its answer then carries, so the page's next action is stale if the list moved on).
 _DOCUMENTS: "OrderedDict[tuple[uuid.UUID, int], str]" = OrderedDict()
 _DOCUMENTS_MAX = 512
 _documents_lock = threading.Lock()
@@ -186,15 +189,29 @@ def remember_document(army_list: ArmyList, doc: dict) -> None:
     """Keep ``doc`` (just read for ``army_list.version``) if the list is still at that version (one query)."""
     if army_list.pk is None or not ArmyList.objects.filter(pk=army_list.pk, version=army_list.version).exists():
         return
+    _keep_document((army_list.public_id, army_list.version), json.dumps(doc))
+
+
+def remember_written_document(army_list: ArmyList, doc: dict) -> None:
+    """Keep ``doc``, which a writer just read inside its transaction for the version it wrote, once that
+    transaction commits (a write rolled back keeps nothing): the builder's answer then draws the list from it
+    instead of reading the list again."""
+    if army_list.pk is None:
+        return
+    key, text = (army_list.public_id, army_list.version), json.dumps(doc)
+    transaction.on_commit(lambda: _keep_document(key, text))
+
+
+def _keep_document(key: tuple, text: str) -> None:
     with _documents_lock:
-        _DOCUMENTS[(army_list.public_id, army_list.version)] = json.dumps(doc)
+        _DOCUMENTS[key] = text
         while len(_DOCUMENTS) > _DOCUMENTS_MAX:
             _DOCUMENTS.popitem(last=False)
 
 
 def army_list_force(army_list: ArmyList, *, version: int | None = None, remember: bool = False) -> Force:
-    """The list as a Force. ``version``: a writer's expected version (see _DOCUMENTS); ``remember``: keep the
-    document read for the next writer (the builder does, after each answer)."""
+    """The list as a Force. ``version``: a writer's expected version, or the version the builder draws (see
+    _DOCUMENTS); ``remember``: keep the document read for the next writer (the builder does, after each answer)."""
     doc = None
     if version is not None and version == army_list.version:
         text = _DOCUMENTS.get((army_list.public_id, version))

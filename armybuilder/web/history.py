@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django import forms
 
 from armybuilder.lists import services as list_services
-from armybuilder.lists.history import history_entries
+from armybuilder.lists.history import history_entries, history_seen
 from armybuilder.lists.revisions import RevisionError, newer_revision, revision_update
 from armybuilder.lists.pointers import list_target_at
 from armybuilder.lists.selectors import DbCatalog, army_list_document
@@ -87,6 +87,8 @@ def history_view(army_list, *, shown: int = SHOWN_ENTRIES) -> HistoryView:
     entries = history_entries(army_list)
     by_version = {e.version: e for e in entries}
     current = by_version.get(army_list.version)
+    if current is not None:
+        history_seen(army_list, current.version)  # the next change need not look for it (history_baseline)
     view = HistoryView(entries=entries[:shown], current=current, more=max(0, len(entries) - shown))
     if current is not None:
         if current.undo_to in by_version:

@@ -10,6 +10,7 @@ urlpatterns = [
     path("lists/<uuid:public_id>/", views.builder, name="builder"),
     path("lists/<uuid:public_id>/do/<slug:action>/", views.builder_action, name="action"),
     path("lists/<uuid:public_id>/card-offers/", views.builder_card_offers, name="card-offers"),
+    path("lists/<uuid:public_id>/history/", views.builder_history_panel, name="history-panel"),
     path("lists/<uuid:public_id>/rename/", views.list_rename, name="rename"),
     path("lists/<uuid:public_id>/copy/", views.list_copy, name="copy"),
     path("lists/<uuid:public_id>/delete/", views.list_delete, name="delete"),

@@ -3,6 +3,7 @@
 Every list URL goes through ``army_list_get_for_user`` (404 for a list that is missing
 or someone else's); the share page goes through ``army_list_get_shared``.
 """
+import hashlib
 import re
 from dataclasses import dataclass
 
@@ -85,29 +86,45 @@ def ally_books(army_list) -> list:
     return [handbook_data(book.pk) for book in allied_handbooks(army_list)]
 
 
+def builder_urls(army_list) -> dict:
+    # One reverse() for all the actions: their URLs differ only in the action's name, the last part.
+    base = reverse("web:action", args=[army_list.public_id, "settings"]).removesuffix("settings/")
+    urls = {name.replace("-", "_"): f"{base}{name}/" for name in ACTIONS}
+    urls["card_offers"] = reverse("web:card-offers", args=[army_list.public_id])
+    urls["history"] = reverse("web:history-panel", args=[army_list.public_id])
+    return urls
+
+
 def builder_context(request, army_list, *, message: str = "", message_kind: str = "error",
-                    allies: bool = True) -> dict:
+                    allies: bool = True, panels: bool = True) -> dict:
     """What the builder's templates draw. ``allies=False``: without the allied books (one query), for an
-    answer that does not draw the "Add a formation" panel."""
-    force = army_list_force(army_list, remember=True)
+    answer that does not draw the "Add a formation" panel; ``panels=False``: without the history, the book
+    update and the chart, for an answer that draws none of them (the card offers)."""
+    force = army_list_force(army_list, version=army_list.version, remember=True)  # the action's own document
     report = check(force)
     army_list_summary_store(army_list=army_list, report=report)  # what "My lists" shows of it
     allies = ally_books(army_list) if allies else []
     share_url = ""
     if army_list.visibility == "shared":
         share_url = request.build_absolute_uri(reverse("web:shared", args=[army_list.share_token]))
-    # One reverse() for all the actions: their URLs differ only in the action's name, the last part.
-    base = reverse("web:action", args=[army_list.public_id, "settings"]).removesuffix("settings/")
-    urls = {name.replace("-", "_"): f"{base}{name}/" for name in ACTIONS}
-    urls["card_offers"] = reverse("web:card-offers", args=[army_list.public_id])
     view = builder_view(force, report, allies)
-    return {"army_list": army_list, "view": view, "message": message,
-            "message_kind": message_kind, "share_url": share_url, "readonly": False, "urls": urls,
-            "hidden": hidden_fields(request, army_list), "history": builder_history.history_view(
-                army_list, **({"shown": HISTORY_LIMIT} if request.GET.get("history") == "all" else {})),
-            "book_update": builder_history.book_update_view(army_list),
-            "variant_name": dict(view.variants).get(army_list.variant, army_list.variant),
-            "composition_svg": composition_html(force, report)}
+    context = {"army_list": army_list, "view": view, "message": message,
+               "message_kind": message_kind, "share_url": share_url, "readonly": False, "urls": builder_urls(army_list),
+               "hidden": hidden_fields(request, army_list),
+               "variant_name": dict(view.variants).get(army_list.variant, army_list.variant)}
+    if panels:
+        context.update(history=builder_history.history_view(
+                           army_list, **({"shown": HISTORY_LIMIT} if request.GET.get("history") == "all" else {})),
+                       # The History panel's entries: in a page, and in an answer to a page whose panel is open
+                       # (static/web/history.js says so); a closed panel fetches them when it is opened.
+                       history_inline=not request.htmx or request.headers.get("X-History-Open") == "1",
+                       book_update=builder_history.book_update_view(army_list))
+        context["composition_svg"] = composition_html(force, report)
+        # The page keeps it on the chart and sends it back (X-Chart-Digest): an answer leaves out a chart that
+        # shows the same.
+        context["composition_digest"] = hashlib.blake2s(str(context["composition_svg"]).encode(),
+                                                        digest_size=8).hexdigest()
+    return context
 
 
 def form_problem(form) -> str:
@@ -236,9 +253,23 @@ def builder(request, public_id):
 def builder_card_offers(request, public_id):
     """The Command Cards panel's offers, fetched by the page (htmx) when the panel is open."""
     army_list = own_list(request, public_id)
-    context = builder_context(request, army_list, allies=False)
+    context = builder_context(request, army_list, allies=False, panels=False)
     context["hidden"] = ""  # only htmx posts these forms: it sends the version and the CSRF header itself
     response = compact(render(request, "web/builder.html#card-offer-groups", context))
+    response["Vary"] = "HX-Request"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_http_methods(["GET"])
+def builder_history_panel(request, public_id):
+    """The History panel's entries, fetched by the page (static/web/history.js) when the panel is open and the
+    action's answer that drew it did not carry them. Only the list's row and its kept entries are read."""
+    army_list = own_list(request, public_id)
+    context = {"army_list": army_list, "urls": builder_urls(army_list), "history": builder_history.history_view(
+        army_list, **({"shown": HISTORY_LIMIT} if request.GET.get("history") == "all" else {})),
+               "hidden": ""}  # only htmx posts these forms: it sends the version and the CSRF header itself
+    response = compact(render(request, "web/builder_history.html#history-entries", context))
     response["Vary"] = "HX-Request"
     response["Cache-Control"] = "no-store"
     return response
@@ -400,6 +431,8 @@ def builder_action(request, public_id, action):
         context = builder_context(request, army_list, message=message or spec.done,
                                   message_kind="error" if message else "ok", allies=False)
         context["hidden"] = ""  # htmx sends the version (#list-version) and the CSRF header with every post
+        context["action"] = action  # a formation added or removed leaves the title and the settings as they were
+        context["chart_unchanged"] = request.headers.get("X-Chart-Digest", "") == context["composition_digest"]
         if not message and action in builder_history.UNDO_OFFERED and context["history"].can_undo:
             context["undo_notice"] = context["history"].current.what
         region = None if message else action_region(action, form.cleaned_data, context["view"])

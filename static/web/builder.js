@@ -243,6 +243,8 @@
       event.detail.parameters["version"] = holder.getAttribute("data-version");
       var cards = document.getElementById("cards");
       if (cards && cards.getAttribute("data-digest")) event.detail.headers["X-Cards-Digest"] = cards.getAttribute("data-digest");
+      var chart = document.getElementById("composition-chart");
+      if (chart && chart.getAttribute("data-digest")) event.detail.headers["X-Chart-Digest"] = chart.getAttribute("data-digest");
       // What the page shows, formation by formation and box by box: the answer then carries only the boxes
       // that changed.
       var shown = document.querySelectorAll("#builder .formation[data-digest], #builder .box[data-digest]"), seen = [];

@@ -26,13 +26,44 @@
     if (!button.disabled) button.click();
   });
 
+  // An action's answer carries the panel's entries only when the page says the panel is open (X-History-Open);
+  // a panel drawn without them fetches them when it is (or is then) opened.
+  function load(details) {
+    var holder = details.querySelector("#history-entries[data-src]");
+    if (!holder || !details.open || holder.getAttribute("data-loading")) return;
+    holder.setAttribute("data-loading", "true");
+    holder.setAttribute("aria-busy", "true");
+    fetch(holder.getAttribute("data-src"), {headers: {"HX-Request": "true"}, credentials: "same-origin"})
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
+      .then(function (html) {
+        if (!holder.isConnected) return;  // the panel was drawn anew meanwhile: it loads its own
+        holder.innerHTML = html;
+        holder.removeAttribute("data-src");
+        holder.removeAttribute("aria-busy");
+        if (window.htmx) window.htmx.process(holder);
+      })
+      .catch(function () {
+        holder.removeAttribute("data-loading");
+        holder.removeAttribute("aria-busy");
+        holder.textContent = "The history could not be loaded: close and open the panel to try again.";
+      });
+  }
   function apply() {
     var details = document.querySelector("#history .history-details");
-    if (details && details.open !== historyOpen) details.open = historyOpen;
+    if (!details) return;
+    if (details.open !== historyOpen) details.open = historyOpen;
+    load(details);
   }
   document.addEventListener("toggle", function (event) {
-    if (event.target.classList && event.target.classList.contains("history-details")) historyOpen = event.target.open;
+    if (!event.target.classList || !event.target.classList.contains("history-details")) return;
+    historyOpen = event.target.open;
+    load(event.target);
   }, true);
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (historyOpen && event.detail.elt.closest && event.detail.elt.closest("#builder")) {
+      event.detail.headers["X-History-Open"] = "1";
+    }
+  });
   document.addEventListener("htmx:afterSwap", apply);
   document.addEventListener("htmx:oobAfterSwap", apply);
   // The undo notice after a removal is a toast at the foot of the window: it goes by itself after a while

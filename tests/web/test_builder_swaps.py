@@ -88,11 +88,13 @@ def normal(html: str) -> str:
 
 
 def seen(page: str) -> dict:
-    """What builder.js sends with every action: each formation's and box's digest, and the cards'."""
+    """What builder.js sends with every action: each formation's and box's digest, the cards' and the chart's."""
     digests = re.findall(r'<section class="(?:formation|box)\b[^"]*" id="([^"]+)"[^>]*data-digest="([0-9a-f]+)"', page)
     cards = re.search(r'id="cards"[^>]*data-digest="([0-9a-f]+)"', page)
+    chart = re.search(r'id="composition-chart"[^>]*data-digest="([0-9a-f]+)"', page)
     return {"HTTP_X_BUILDER_BOXES": " ".join(f"{a}={d}" for a, d in digests),
-            **({"HTTP_X_CARDS_DIGEST": cards[1]} if cards else {})}
+            **({"HTTP_X_CARDS_DIGEST": cards[1]} if cards else {}),
+            **({"HTTP_X_CHART_DIGEST": chart[1]} if chart else {})}
 
 
 def box_ids(html: str, section: str) -> list[str]:
@@ -125,8 +127,24 @@ def play(client, army, name, /, **data):
             continue
         old = by_id(applied, anchor)
         applied = applied.replace(old, html, 1)
+    applied = open_history(client, applied)
     reload = client.get(url).content.decode()
     return before, response, parts(answer), applied, reload
+
+
+_PENDING_HISTORY = re.compile(r'<div class="history-entries" id="history-entries" data-src="([^"]+)">.*?</div>', re.S)
+
+
+def open_history(client, page: str) -> str:
+    """What static/web/history.js does when the player opens a History panel drawn without its entries: it
+    fetches them and puts them in the panel."""
+    pending = _PENDING_HISTORY.search(page)
+    if pending is None:
+        return page
+    entries = client.get(pending[1], HTTP_HX_REQUEST="true")
+    assert entries.status_code == 200
+    holder = f'<div class="history-entries" id="history-entries">{entries.content.decode()}</div>'
+    return page[:pending.start()] + holder + page[pending.end():]
 
 
 def test_a_pick_sends_the_box_it_fills_and_the_page_then_reads_as_a_reload(player_client, army):

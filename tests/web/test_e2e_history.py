@@ -87,6 +87,40 @@ def test_undo_a_formation_removal_redo_with_the_keyboard_and_restore_from_histor
     assert axe_violations(page) == []
 
 
+def test_a_closed_history_panel_fetches_its_entries_when_opened_and_restores_from_them(live_books, built, page):
+    """An action's answer leaves a closed panel's entries out; opening the panel fetches them, and while it is
+    open every answer carries them."""
+    army = built
+    fetched = []
+    page.on("request", lambda request: fetched.append(request.url) if "/history/" in request.url else None)
+    log_in(page, live_books.url, f"/lists/{army.public_id}/")
+    page.get_by_role("button", name="Remove Panzer IV Tank Platoon").click()
+    expect(page.locator("#f0 .unit-name", has_text="Panzer IV Tank Platoon")).to_have_count(0)
+    after_removal = version_shown(page)
+    expect(page.locator("#history-title")).to_contain_text(f"version {after_removal}")
+    expect(page.locator("#history-entries[data-src]")).to_have_count(1)  # drawn without its entries
+    page.locator("#history summary").click()
+    current = page.locator("#history .history-entry.is-current")
+    expect(current).to_contain_text("Removed Panzer IV Tank Platoon")
+    expect(current).to_contain_text(f"v{after_removal}")
+    expect(page.locator("#history-entries[data-src]")).to_have_count(0)
+    assert len(fetched) == 1
+    # Restore the version before the removal from the fetched entries: the platoon is back, the panel open.
+    page.get_by_role("button", name=f"Restore version {after_removal - 1}").click()
+    expect(page.locator("#f0 .unit-name", has_text="Panzer IV Tank Platoon")).to_have_count(1)
+    expect(page.locator("#history .history-details")).to_have_attribute("open", "")
+    expect(page.locator("#history .history-entry.is-current")).to_contain_text(f"Restored version {after_removal - 1}")
+    # Undo with the panel open: the answer itself carries the entries (nothing left to fetch).
+    page.locator("#summary").focus()
+    page.keyboard.press("Control+Z")
+    expect(page.locator("#f0 .unit-name", has_text="Panzer IV Tank Platoon")).to_have_count(0)
+    expect(page.locator("#history .history-entry.is-current")).to_contain_text(f"v{version_shown(page)}")
+    expect(page.locator("#history-entries[data-src]")).to_have_count(0)
+    army.refresh_from_db()
+    assert army.version == version_shown(page) == after_removal + 2
+    assert len(fetched) == 1  # the restore's and the undo's answers carried the entries themselves
+
+
 def test_a_book_update_is_explained_moved_and_undone(live_books, built, page):
     army = built
     afrika_revision_2()

@@ -29,7 +29,31 @@ def test_the_panel_lists_the_newest_entries_and_show_all_lists_every_kept_one(ar
     assert f"Show all {len(kept)}" in page
     everything = player_client.get(reverse("web:builder", args=[army.public_id]) + "?history=all").content.decode()
     assert restorable_versions(everything) == older and f"Show all {len(kept)}" not in everything
-    # An action's answer carries the short panel too, with the entry the action just made on top.
-    answer = action(player_client, army, "settings", name="Afrika", points_limit=100).content.decode()
+    # An action's answer to a page whose panel is open carries the short panel too, with the entry the action
+    # just made on top (static/web/history.js says the panel is open).
+    answer = action(player_client, army, "settings", name="Afrika", points_limit=100,
+                    HTTP_X_HISTORY_OPEN="1").content.decode()
     army.refresh_from_db()
     assert restorable_versions(answer) == kept[:SHOWN_ENTRIES - 1]
+
+
+def test_an_answer_to_a_closed_panel_leaves_the_entries_to_be_fetched_when_it_is_opened(army, player_client):
+    for n in range(SHOWN_ENTRIES + 2):
+        s.army_list_update(army_list=army, name=f"Desert Fox {n}")
+    panel_url = reverse("web:history-panel", args=[army.public_id])
+    answer = action(player_client, army, "settings", name="Afrika", points_limit=100).content.decode()
+    army.refresh_from_db()
+    assert restorable_versions(answer) == [] and f'data-src="{panel_url}"' in answer
+    assert f"version {army.version}</span>" in answer  # the panel's head names the version all the same
+    fetched = player_client.get(panel_url, HTTP_HX_REQUEST="true")
+    assert fetched.status_code == 200 and fetched["Cache-Control"] == "no-store"
+    html = fetched.content.decode()
+    kept = [e.version for e in history_entries(army)]
+    assert re.findall(r'name="to" value="(\d+)"', html) == [str(v) for v in kept[1:SHOWN_ENTRIES]]
+    assert "Settings: name “Afrika”" in html and "csrfmiddlewaretoken" not in html  # htmx posts with its header
+    everything = player_client.get(panel_url + "?history=all", HTTP_HX_REQUEST="true").content.decode()
+    assert re.findall(r'name="to" value="(\d+)"', everything) == [str(v) for v in kept[1:]]
+
+
+def test_someone_elses_history_is_not_found(client, army):
+    assert client.get(reverse("web:history-panel", args=[army.public_id])).status_code == 404
