@@ -130,6 +130,15 @@ class Facts:
         self.card = entry.role == "card"
         self.transport = view.transport
 
+    def __reduce__(self):
+        # A pickled catalogue (the shared game data cache) leaves what the evaluator worked out behind: it holds
+        # compiled conditions, and is made again on first use.
+        return _absent, ()
+
+
+def _absent():
+    return None
+
 
 def condition(tree: dict):
     """``tree`` as a function of (evaluation, context) that says what :meth:`Evaluation.holds` says, with the
@@ -238,8 +247,11 @@ class Plan:
         self.other_max = {k: tuple(v) for k, v in other_max.items()}
         self.always = tuple(always)
         self.watched = frozenset(watched)
-        self.seats: dict = {}  # Slot of this layout -> (watched keys, parent maximums, other maximums, hideable)
+        self.seats: dict = {}  # Slot of this layout -> (watched keys, parent max, other max, hideable, alone)
         self._own = layout.slots
+
+    def __reduce__(self):
+        return _absent, ()  # as Facts: made again on first use after unpickling
 
     def seat(self, slot: Slot) -> tuple:
         made = slot.facts
