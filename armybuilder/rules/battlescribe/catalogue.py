@@ -101,6 +101,7 @@ class Slot:
     index: int = 0  # position in its layout
     keys: frozenset | None = None  # the evaluator's counting keys of a selection made here (kept once worked out)
     layout: object = None  # the Layout of what can be chosen under a selection made here (kept once worked out)
+    facts: object = None  # what the evaluator reads of a selection made here, the same every check (kept once made)
 
 
 @dataclass(eq=False, slots=True)
@@ -121,6 +122,7 @@ class Layout:
     groups: tuple  # GroupSlot
     by_path: dict  # slot path -> Slot
     checks: object = None  # LayoutChecks, compiled on first use
+    plan: object = None  # the evaluator's index of those checks by what they count (made on first use)
 
     def find(self, path: str) -> "Slot | None":
         """The slot a roster entry path names: exact, then by its last two ids, then by its entry id."""

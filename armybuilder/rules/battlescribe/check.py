@@ -15,7 +15,7 @@ from ..issue_codes import BattleScribeCodes, battlescribe_codes
 from ..report import Report, RuleRef
 from .catalogue import CatalogueError, GroupSlot, Slot, teams_in_name
 from .choices import cheapest_price
-from .evaluate import Evaluation, Violation, tidy
+from .evaluate import Evaluation, Violation, facts, tidy
 from .force_tree import ForceRoster, force_roster
 from .names import display_name
 from .offers import probe_cost, required_below
@@ -65,19 +65,25 @@ def _charges(built: ForceRoster, ev: Evaluation) -> tuple[dict, dict]:
     unit, card, card-wrapper or force choice at or above it), and the roster's totals per cost type."""
     charged: dict[int, dict] = {}
     totals: dict = {}
+    cost = ev.cost
     for scope in built.roster.all_forces():
         stack = [(sel, sel) for sel in scope.children]
         while stack:
             sel, holder = stack.pop()
             if sel.role in CHARGED_ROLES:
                 holder = sel
-            bucket = charged.setdefault(id(holder), {})
-            number = sel.number
-            for k, v in ev.cost(sel).items():
-                value = v * number
-                bucket[k] = bucket.get(k, 0) + value
-                totals[k] = totals.get(k, 0) + value
-            stack.extend((child, holder) for child in sel.children)
+            costs = cost(sel)
+            if costs:
+                bucket = charged.get(id(holder))
+                if bucket is None:
+                    bucket = charged[id(holder)] = {}
+                number = sel.number
+                for k, v in costs.items():
+                    value = v * number
+                    bucket[k] = bucket.get(k, 0) + value
+                    totals[k] = totals.get(k, 0) + value
+            if sel.children:
+                stack.extend([(child, holder) for child in sel.children])
     return charged, {k: tidy(v) for k, v in totals.items()}
 
 
@@ -254,12 +260,13 @@ def _unit_figures(result: "BattleScribeCheck") -> dict:
     ev = result.evaluation
     out = {}
     for pointer, sel in result.roster.units.items():
-        catalogue = sel.force.catalogue
         transports = 0
-        for s in sel.walk():
-            if s is sel or s.role == "card":
-                continue
-            if catalogue.view(s.entry).transport:
+        stack = list(sel.children)
+        while stack:
+            s = stack.pop()
+            if s.children:
+                stack.extend(s.children)  # a card's own choices too
+            if s.role != "card" and (s.slot.facts or facts(s.slot, s.force.catalogue)).transport:
                 transports += 1
         teams = selection_teams(ev, sel) or teams_in_name(ev.name(sel)) or 1
         out[pointer] = (teams, transports)
@@ -274,12 +281,13 @@ def selection_teams(ev: Evaluation, sel: Sel, depth: int = 0) -> int:
     Command cards count nothing."""
     total = 0
     for child in sel.children:
-        if child.role == "card" or child.entry.role == "card" or depth > 12:
+        made = child.slot.facts or facts(child.slot, child.force.catalogue)
+        if child.role == "card" or made.card or depth > 12:
             continue
-        stated = teams_in_name(ev.name(child))
+        stated = made.teams if made.teams is not None else teams_in_name(ev.name(child))
         if stated:
             total += stated * child.number
-        elif child.entry.type == "model":
+        elif made.model:
             total += child.number
         else:
             total += selection_teams(ev, child, depth + 1) * child.number

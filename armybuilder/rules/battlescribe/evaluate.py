@@ -35,10 +35,12 @@ it) and, if met while evaluating, recorded in ``Evaluation.unevaluated``: never 
 from __future__ import annotations
 
 import math
+import threading
+import weakref
 from collections import Counter
 from dataclasses import dataclass
 
-from .catalogue import Catalogue, Entry, GroupSlot, Slot
+from .catalogue import Catalogue, Entry, GroupSlot, Slot, teams_in_name
 from .tree import ForceScope, Roster, Sel
 
 COMPARE = {
@@ -96,6 +98,202 @@ class Virtual:
         return self.parent
 
 
+class Facts:
+    """What the evaluator reads of a selection made through one slot that no list changes: its counting keys
+    before category modifiers, its entry's merged view and plain costs, the modifiers it has of the kinds read
+    at every check, and what the Flames of War figures read of it. Made once per slot (``Slot.facts``)."""
+
+    __slots__ = ("keys", "view", "costs", "cost_mods", "cost_plan", "category_mods", "name_mods", "name", "teams",
+                 "model", "card", "transport")
+
+    def __init__(self, slot: Slot, catalogue: Catalogue):
+        entry = slot.entry
+        view = catalogue.view(entry)
+        keys = slot.keys
+        if keys is None:
+            keys = slot.ids | view.category_ids | {entry.type, "any", slot, *slot.groups}
+            slot.keys = keys
+        self.keys = keys
+        self.view = view
+        self.costs = view.costs
+        self.cost_mods = view.by_kind.get("cost") or None
+        # per cost field, in the order the fields first appear: its modifiers with their conditions compiled
+        self.cost_plan = None if self.cost_mods is None else tuple(
+            (fld, tuple((m, condition(m["when"]) if m.get("when") else None) for m in self.cost_mods
+                        if m.get("field") == fld))
+            for fld in dict.fromkeys(m.get("field") for m in self.cost_mods))
+        self.category_mods = view.by_kind.get("category") or None
+        self.name_mods = view.by_kind.get("name") or None
+        self.name = entry.name
+        self.teams = teams_in_name(self.name) if self.name_mods is None else None  # None: the name may change
+        self.model = entry.type == "model"
+        self.card = entry.role == "card"
+        self.transport = view.transport
+
+    def __reduce__(self):
+        # A pickled catalogue (the shared game data cache) leaves what the evaluator worked out behind: it holds
+        # compiled conditions, and is made again on first use.
+        return _absent, ()
+
+
+def _absent():
+    return None
+
+
+def condition(tree: dict):
+    """``tree`` as a function of (evaluation, context) that says what :meth:`Evaluation.holds` says, with the
+    reading of the tree done once: for conditions met at every check (cost modifiers). Anything but
+    and/or and the plain selection counts is left to ``holds``."""
+    if "and" in tree:
+        parts = tuple(condition(t) for t in tree["and"])
+        return lambda ev, ctx: all(part(ev, ctx) for part in parts)
+    if "or" in tree:
+        parts = tuple(condition(t) for t in tree["or"])
+        return lambda ev, ctx: any(part(ev, ctx) for part in parts)
+    compare = COMPARE.get(tree.get("type"))
+    fld = str(tree.get("field") or "selections")
+    scope = str(tree.get("scope") or "")
+    if compare is None or fld != "selections" or scope == "primary-category" or tree.get("forces"):
+        return lambda ev, ctx: ev.holds(tree, ctx)
+    child = str(tree.get("child") or "any")
+    value = tree.get("value", 0)
+    if tree.get("children"):
+        def deep(ev, ctx) -> bool:
+            node = ev._scope(scope, ctx)
+            return compare(ev.deep(node).get(child, 0) if node is not None else 0, value)
+        return deep
+
+    def direct(ev, ctx) -> bool:
+        node = ev._scope(scope, ctx)
+        return compare(ev.direct(node).get(child, 0) if node is not None else 0, value)
+    return direct
+
+
+def facts(slot: Slot, catalogue: Catalogue) -> Facts:
+    made = slot.facts
+    if made is None:
+        made = Facts(slot, catalogue)
+        slot.facts = made
+    return made
+
+
+NOTHING_HIDDEN: dict = {}  # read only: no child hidden where a layout is checked
+
+
+def _in_order(found: list) -> list:
+    """Checks tagged with their compiled position, in that order, each once (a slot chosen twice adds its
+    checks twice)."""
+    if len(found) == 1:
+        return [found[0][1]]
+    found.sort(key=_position)
+    out = []
+    last = -1
+    for position, check in found:
+        if position != last:
+            out.append(check)
+            last = position
+    return out
+
+
+def _position(found: tuple) -> int:
+    return found[0]
+
+
+class Plan:
+    """A layout's compiled checks (catalogue.checks) indexed by what finds them broken, the same for every list:
+
+    * ``mins``: every minimum, looked at always;
+    * an entry's maximums by the slot they are on (an entry's maximum is judged only where it is chosen),
+      ``group_max`` a group's parent-scope maximums (counted by the group), ``always`` whatever else;
+    * ``watched``: the keys the parent-scope counts read;
+    * ``seats``: for each slot of the layout met so far, what a selection made there brings to the check: the
+      watched keys it carries, its parent-scope and other maximums, whether it can be hidden, and the numbers
+      it can be chosen at alone here without breaking a parent-scope limit (most selections hold one choice:
+      then those limits need no counting).
+
+    Maximums carry their position in the compiled order, so that limits broken together are reported in
+    the same order whatever was chosen first."""
+
+    __slots__ = ("empty", "hideable", "mins", "other_mins", "parent_max", "group_max", "other_max", "always", "watched",
+                 "seats", "_own")
+
+    def __init__(self, checks, layout):
+        self.empty = checks.empty
+        self.hideable = checks.hideable
+        self.mins = checks.mins
+        self.other_mins = tuple(c for c in checks.mins if c.fast != "parent")  # not counted among the children
+        watched = {c.key for c in checks.mins if c.fast == "parent"}
+        parent_max: dict = {}
+        group_max: list = []
+        position = 0
+        for key, group in checks.parent_max.items():
+            watched.add(key)
+            for check in group:
+                if isinstance(check.owner, GroupSlot):
+                    group_max.append((position, check))
+                else:
+                    parent_max.setdefault(check.owner, []).append((position, check))
+                position += 1
+        other_max: dict = {}
+        always: list = []
+        for check in checks.other_max:
+            if check.type == "max" and isinstance(check.owner, Slot):
+                other_max.setdefault(check.owner, []).append((position, check))
+            else:
+                always.append((position, check))
+            position += 1
+        self.parent_max = {k: tuple(v) for k, v in parent_max.items()}
+        self.group_max = tuple(group_max)
+        self.other_max = {k: tuple(v) for k, v in other_max.items()}
+        self.always = tuple(always)
+        self.watched = frozenset(watched)
+        self.seats: dict = {}  # Slot of this layout -> (watched keys, parent max, other max, hideable, alone)
+        self._own = layout.slots
+
+    def __reduce__(self):
+        return _absent, ()  # as Facts: made again on first use after unpickling
+
+    def seat(self, slot: Slot) -> tuple:
+        made = slot.facts
+        hits = tuple(made.keys & self.watched) if made is not None else ()
+        parent_max = self.parent_max.get(slot, ())
+        seat = (hits, parent_max, self.other_max.get(slot, ()), id(slot) in self.hideable,
+                self._alone(hits, parent_max))
+        own = self._own
+        if made is not None and slot.index < len(own) and own[slot.index] is slot:
+            self.seats[slot] = seat  # a slot of this layout: kept with it (a loose slot is not)
+        return seat
+
+    def _alone(self, hits: tuple, parent_max: tuple) -> tuple | None:
+        """The numbers a selection made through a slot can have, chosen alone here, without breaking a plain
+        parent-scope minimum or maximum: (low, high); None when one breaks whatever the number, or a modifier
+        may change a limit. Such a check counts the watched keys of the children, here only this one's."""
+        low, high = 0, math.inf
+        for check in self.mins:
+            if check.fast != "parent":
+                continue
+            if check.modified:
+                return None
+            if check.key in hits:
+                low = max(low, check.value)
+            elif check.value > 0:
+                return None  # nothing here counts for it: the minimum is broken
+        for _, check in (*parent_max, *self.group_max):
+            if check.modified:
+                return None
+            if check.key in hits:
+                high = min(high, check.value)
+        return low, high
+
+
+def plan(catalogue: Catalogue, layout) -> Plan:
+    compiled = layout.plan
+    if compiled is None:
+        compiled = Plan(catalogue.checks(layout), layout)
+        layout.plan = compiled
+    return compiled
+
+
 class Evaluation:
     """Everything BattleScribe would say about one roster. Values are worked out on demand and kept."""
 
@@ -104,34 +302,39 @@ class Evaluation:
         self.unevaluated: set[tuple[str, str]] = set()
         self._direct: dict[int, Counter] = {}
         self._deep: dict[int, Counter] = {}
+        self._deep_keys: dict[tuple, float] = {}  # (id(node), key) -> deep count, when no whole counter was made
         self._costs: dict[int, dict] = {}
         self._busy: set[int] = set()
         self._hidden: dict[tuple, bool] = {}
         self._primary: dict[int, str] = {}
         self._violations: list | None = None
-        self._scopes: dict[int, dict] = {}
-        self.selections: list[Sel] = [s for force in roster.all_forces() for s in force.walk()]
-        for sel in self.selections:
-            sel.keys = self._static_keys(sel)
-        self._apply_category_modifiers()
+        selections: list[Sel] = []
+        moded: list[Sel] = []
+        for force in roster.all_forces():  # depth first, as ForceScope.walk
+            stack = list(reversed(force.children))
+            while stack:
+                sel = stack.pop()
+                selections.append(sel)
+                made = sel.slot.facts or facts(sel.slot, sel.force.catalogue)
+                sel.keys = made.keys
+                if made.category_mods is not None:
+                    moded.append(sel)
+                if sel.children:
+                    stack.extend(reversed(sel.children))
+        self.selections = selections
+        if moded:
+            self._apply_category_modifiers(moded)
 
     # -- what a selection counts as ------------------------------------------------------------
     @staticmethod
     def _static_keys(sel: Sel) -> frozenset:
-        slot = sel.slot
-        keys = slot.keys
-        if keys is None:  # what a selection made here counts as, before category modifiers: the same every time
-            entry = slot.entry
-            keys = slot.ids | sel.force.catalogue.category_ids(entry) | {entry.type, "any", slot, *slot.groups}
-            slot.keys = keys
-        return keys
+        """What a selection made through its slot counts as, before category modifiers: the same every time."""
+        return (sel.slot.facts or facts(sel.slot, sel.force.catalogue)).keys
 
-    def _apply_category_modifiers(self) -> None:
+    def _apply_category_modifiers(self, selections: list) -> None:
         changed = False
-        for sel in self.selections:
-            mods = sel.force.catalogue.modifiers_of(sel.entry, "category")
-            if not mods:
-                continue
+        for sel in selections:
+            mods = sel.slot.facts.category_mods
             keys = set(sel.keys)
             for mod in mods:
                 if not self._applies(mod, sel):
@@ -150,6 +353,7 @@ class Evaluation:
         if changed:
             self._direct.clear()
             self._deep.clear()
+            self._deep_keys.clear()
 
     @staticmethod
     def catalogue_of(node) -> Catalogue:
@@ -362,25 +566,43 @@ class Evaluation:
                 self.unevaluated.add((field_name, f"modifier {mtype!r}"))
         return value
 
+    def _cost_modified(self, entries: tuple, field_name: str, value, ctx):
+        """:meth:`modified` (numeric) over one field's modifiers with their conditions compiled (Facts.cost_plan)."""
+        for mod, when in entries:
+            if when is not None and not when(self, ctx):
+                continue
+            times = self._times(mod, ctx)
+            if times <= 0:
+                continue
+            mtype, mvalue = mod.get("type"), mod.get("value")
+            if mtype == "set":
+                value = mvalue
+            elif mtype == "increment":
+                value = (value or 0) + (mvalue or 0) * times
+            elif mtype == "decrement":
+                value = (value or 0) - (mvalue or 0) * times
+            else:
+                self.unevaluated.add((field_name, f"modifier {mtype!r}"))
+        return value
+
     # -- values of a selection -------------------------------------------------------------------
     def cost(self, sel: Sel) -> dict:
         """Costs of one of ``sel`` (not times its number), cost modifiers applied. Read-only."""
+        made = sel.slot.facts or facts(sel.slot, sel.force.catalogue)
+        mods = made.cost_mods
+        if mods is None:
+            return made.costs
         key = id(sel)
         done = self._costs.get(key)
         if done is not None:
             return done
-        view = sel.force.catalogue.view(sel.entry)
-        mods = view.by_kind.get("cost")
-        if not mods:
-            self._costs[key] = view.costs
-            return view.costs
         if key in self._busy:  # a cost that depends on itself: BattleScribe's plain cost
-            return view.costs
+            return made.costs
         self._busy.add(key)
         try:
-            costs = dict(view.costs)
-            for fld in dict.fromkeys(m.get("field") for m in mods):
-                costs[fld] = self.modified(mods, fld, costs.get(fld, 0), sel)
+            costs = dict(made.costs)
+            for fld, entries in made.cost_plan:
+                costs[fld] = self._cost_modified(entries, fld, costs.get(fld, 0), sel)
         finally:
             self._busy.discard(key)
         costs = {k: tidy(v) for k, v in costs.items() if isinstance(v, (int, float))}
@@ -411,8 +633,9 @@ class Evaluation:
         return {k: tidy(v) for k, v in out.items()}
 
     def name(self, sel: Sel) -> str:
-        mods = sel.force.catalogue.modifiers_of(sel.entry, "name")
-        return str(self.modified(mods, "name", sel.entry.name, sel, numeric=False)) if mods else sel.entry.name
+        made = sel.slot.facts or facts(sel.slot, sel.force.catalogue)
+        mods = made.name_mods
+        return str(self.modified(mods, "name", made.name, sel, numeric=False)) if mods else made.name
 
     def entry_hidden(self, entry: Entry, catalogue: Catalogue, ctx) -> bool:
         mods = catalogue.modifiers_of(entry, "hidden")
@@ -458,83 +681,169 @@ class Evaluation:
         out: list[Violation] = []
         seen: set = set()
         for force in self.roster.all_forces():
-            self._check_container(force, force.catalogue.root_layout(), out, seen)
+            catalogue = force.catalogue
+            self._check_container(force, force, plan(catalogue, catalogue.root_layout()), out, seen)
             self._check_force_categories(force, out, seen)
-            slot_layout = force.catalogue.slot_layout
-            for sel in force.walk():
-                self._check_container(sel, slot_layout(sel.slot), out, seen)
+            stack = list(reversed(force.children))  # depth first, as ForceScope.walk
+            while stack:
+                sel = stack.pop()
+                slot = sel.slot
+                layout = slot.layout or catalogue.slot_layout(slot)
+                compiled = layout.plan or plan(catalogue, layout)
+                if not compiled.empty:
+                    self._check_container(sel, sel.force, compiled, out, seen)
+                if sel.children:
+                    stack.extend(reversed(sel.children))
         return out
 
-    def _check_container(self, node, layout, out: list, seen: set) -> None:
-        """Every constraint of every entry and group offered under ``node``, selected there or not. The layout's
-        checks are compiled once (catalogue.checks): minimums are always looked at, parent-scope maximums only
-        for what is counted among the children, other maximums when their scope counts any; a limit's
+    def _check_container(self, node, force: ForceScope, compiled: "Plan", out: list, seen: set) -> None:
+        """Every constraint of every entry and group offered under ``node``, selected there or not, in the order
+        the layout's checks were compiled (catalogue.checks). Minimums are always looked at; an entry's
+        maximums only when it is chosen here (see _judge_check), a group's parent-scope maximum when one of
+        it is; counts come from the watched keys of the children (``Plan``) or the scope's counters; a limit's
         modifiers and visibility are worked out only when the plain count could break it."""
-        force = node if isinstance(node, ForceScope) else node.force
-        checks = force.catalogue.checks(layout)
-        if checks.empty:
-            return
-        counter = self.direct(node)
-        hidden_here: dict[int, bool] = {}
-        if checks.hideable:
-            for child in node.children:
-                if id(child.slot) in checks.hideable and self.slot_hidden(child.slot, node, child):
-                    hidden_here[id(child.slot)] = True
-                    out.append(Violation("hidden", "entry", self.name(child), 0, child.number, "parent", "", node,
-                                         (child,), child.slot))
-        parent_max = checks.parent_max
-        if parent_max and counter:
-            if len(parent_max) < len(counter):
-                for key, group in parent_max.items():
-                    count = counter.get(key, 0)
-                    if count:
-                        for check in group:
-                            if count > check.value or check.modified:
-                                self._judge_check(check, count, node, force, hidden_here, out, seen)
-            else:
-                for key, count in counter.items():
-                    group = parent_max.get(key)
-                    if group:
-                        for check in group:
-                            if count > check.value or check.modified:
-                                self._judge_check(check, count, node, force, hidden_here, out, seen)
-        if checks.mins or checks.other_max:
-            scopes = self._scope_counters(force)
-            for check in checks.mins:
-                fast = check.fast
-                if fast == "parent":
-                    count = counter.get(check.key, 0)
-                elif fast == "parent-deep":
-                    count = self.deep(node).get(check.fast_key, 0)
-                elif fast:
-                    count = scopes[fast].get(check.fast_key, 0)
+        children = node.children
+        if len(children) == 1:
+            child = children[0]
+            slot = child.slot
+            seat = compiled.seats.get(slot) or compiled.seat(slot)
+            alone = seat[4]
+            made = slot.facts
+            if alone is not None and made is not None and child.keys is made.keys \
+                    and alone[0] <= child.number <= alone[1]:
+                self._check_alone(node, child, seat, force, compiled, out, seen)
+                return
+        counts: dict = {}  # the watched keys among the children
+        found = later = None  # the maximums of the entries chosen here: parent scope, other scopes
+        hidden_here = NOTHING_HIDDEN
+        seats = compiled.seats
+        for child in children:
+            slot = child.slot
+            seat = seats.get(slot) or compiled.seat(slot)
+            hits, parent_max, other_max, hideable, _ = seat
+            if hideable and self.slot_hidden(slot, node, child):
+                if hidden_here is NOTHING_HIDDEN:
+                    hidden_here = {}
+                hidden_here[id(slot)] = True
+                out.append(Violation("hidden", "entry", self.name(child), 0, child.number, "parent", "", node,
+                                     (child,), slot))
+            made = slot.facts
+            if made is None or child.keys is not made.keys:  # category modifiers changed what it counts as
+                hits = tuple(child.keys & compiled.watched)
+            number = child.number
+            for key in hits:
+                counts[key] = counts.get(key, 0) + number
+            if parent_max:
+                if found is None:
+                    found = list(parent_max)
                 else:
-                    count = self._check_count(check, node, force, counter)
-                if count < check.value or check.modified:
+                    found.extend(parent_max)
+            if other_max:
+                if later is None:
+                    later = list(other_max)
+                else:
+                    later.extend(other_max)
+        if compiled.group_max and children:
+            found = [*compiled.group_max, *(found or ())]
+        if found:
+            for check in _in_order(found):
+                count = counts.get(check.key, 0)
+                if count and (count > check.value or check.modified):
                     self._judge_check(check, count, node, force, hidden_here, out, seen)
-            for check in checks.other_max:
+        for check in compiled.mins:
+            fast = check.fast
+            if fast == "parent":
+                count = counts.get(check.key, 0)
+            elif fast == "parent-deep":
+                count = self._deep_count(node, check.fast_key)
+            elif fast:
+                count = self._scope_counter(force, fast).get(check.fast_key, 0)
+            else:
+                count = self._check_count(check, node, force)
+            if count < check.value or check.modified:
+                self._judge_check(check, count, node, force, hidden_here, out, seen)
+        if compiled.always:
+            later = [*compiled.always, *(later or ())]
+        if later:
+            for check in _in_order(later):
                 fast = check.fast
                 if fast == "parent-deep":
-                    count = self.deep(node).get(check.fast_key, 0)
+                    count = self._deep_count(node, check.fast_key)
                 elif fast:
-                    count = scopes[fast].get(check.fast_key, 0)
+                    count = self._scope_counter(force, fast).get(check.fast_key, 0)
                 else:
-                    count = self._check_count(check, node, force, counter)
+                    count = self._check_count(check, node, force)
                 if count and (count > check.value or check.modified or check.constraint.get("percent")):
                     self._judge_check(check, count, node, force, hidden_here, out, seen)
 
-    def _scope_counters(self, force: ForceScope) -> dict:
-        """The force's and the roster's counters, by the name a compiled check asks for them (made once)."""
-        counters = self._scopes.get(id(force))
-        if counters is None:
-            counters = {"force": self.direct(force), "force-deep": self.deep(force),
-                        "roster": self.direct(self.roster), "roster-deep": self.deep(self.roster)}
-            self._scopes[id(force)] = counters
-        return counters
+    def _check_alone(self, node, child: Sel, seat: tuple, force: ForceScope, compiled: "Plan", out: list,
+                     seen: set) -> None:
+        """:meth:`_check_container` for a node holding one selection whose number breaks no parent-scope limit
+        (``Plan.seat``): what is left are its visibility, the minimums counted elsewhere and its maximums in
+        other scopes."""
+        hidden_here = NOTHING_HIDDEN
+        slot = child.slot
+        if seat[3] and self.slot_hidden(slot, node, child):
+            hidden_here = {id(slot): True}
+            out.append(Violation("hidden", "entry", self.name(child), 0, child.number, "parent", "", node,
+                                 (child,), slot))
+        for check in compiled.other_mins:
+            fast = check.fast
+            if fast == "parent-deep":
+                count = self._deep_count(node, check.fast_key)
+            elif fast:
+                count = self._scope_counter(force, fast).get(check.fast_key, 0)
+            else:
+                count = self._check_count(check, node, force)
+            if count < check.value or check.modified:
+                self._judge_check(check, count, node, force, hidden_here, out, seen)
+        later = seat[2]
+        if compiled.always:
+            later = (*compiled.always, *later)
+        if later:
+            for check in _in_order(list(later)):
+                fast = check.fast
+                if fast == "parent-deep":
+                    count = self._deep_count(node, check.fast_key)
+                elif fast:
+                    count = self._scope_counter(force, fast).get(check.fast_key, 0)
+                else:
+                    count = self._check_count(check, node, force)
+                if count and (count > check.value or check.modified or check.constraint.get("percent")):
+                    self._judge_check(check, count, node, force, hidden_here, out, seen)
 
-    def _check_count(self, check, node, force, counter) -> float:
+    def _deep_count(self, node, key) -> float:
+        """``deep(node).get(key, 0)`` without counting every key of the subtree when only a few are asked for."""
+        counter = self._deep.get(id(node))
+        if counter is not None:
+            return counter.get(key, 0)
+        memo = (id(node), key)
+        count = self._deep_keys.get(memo)
+        if count is None:
+            count = 0
+            stack = list(node.children)
+            while stack:
+                sel = stack.pop()
+                if key in sel.keys:
+                    count += sel.number
+                if sel.children:
+                    stack.extend(sel.children)
+            self._deep_keys[memo] = count
+        return count
+
+    def _scope_counter(self, force: ForceScope, fast: str) -> dict:
+        """The force's or the roster's counter, by the name a compiled check asks for it."""
+        if fast == "force":
+            return self.direct(force)
+        if fast == "force-deep":
+            return self.deep(force)
+        if fast == "roster":
+            return self.direct(self.roster)
+        return self.deep(self.roster)
+
+    def _check_count(self, check, node, force) -> float:
         if check.scope == "parent" and not check.children:
-            return counter.get(check.key, 0)
+            return self.direct(node).get(check.key, 0)
         owner = check.owner
         ctx = Virtual(slot=owner if isinstance(owner, Slot) else None, parent=node, force=force)
         if isinstance(owner, GroupSlot):
@@ -617,23 +926,46 @@ class Evaluation:
         entry = force.entry
         if entry is None:
             return
-        catalogue = force.catalogue
         ctx = Virtual(slot=None, parent=force, force=force)
-        for link in catalogue.category_links(entry):
-            target = str(link.get("target") or "")
-            self._check_category(target, link.get("constraints") or (), link.get("modifiers") or [], force, ctx,
-                                 out, seen, "category")
-        for target, rule in catalogue.category_rules.items():
-            self._check_category(target, rule.get("constraints") or (), rule.get("modifiers") or [], force, ctx,
-                                 out, seen, "category-limit")
+        for target, c, query, mods, owner, name in category_checks(force.catalogue, entry):
+            count = self.count(query, ctx)
+            # the selections concerned, read only if the limit is broken
+            members = (s for s in (force.walk() if c.get("children") else force.children) if target in s.keys)
+            self._judge(c, count, self.constraint_value(mods, c, ctx), owner, name, ctx, force, members, None, out,
+                        seen)
 
-    def _check_category(self, target: str, constraints, mods: list, force: ForceScope, ctx, out: list,
-                        seen: set, owner: str) -> None:
-        catalogue = force.catalogue
-        for c in constraints:
-            scope = str(c.get("scope") or "")
-            q = {**c, "child": target, "scope": "force" if scope == "parent" else scope}
-            count = self.count(q, ctx)
-            members = tuple(s for s in (force.walk() if c.get("children") else force.children) if target in s.keys)
-            self._judge(c, count, self.constraint_value(mods, c, ctx), owner,
-                        catalogue.categories.get(target, target), ctx, force, members, None, out, seen)
+
+_category_checks: "weakref.WeakKeyDictionary[Catalogue, dict]" = weakref.WeakKeyDictionary()
+_category_lock = threading.Lock()
+
+
+def category_checks(catalogue: Catalogue, entry: Entry) -> tuple:
+    """The category limits a force of ``entry`` is checked against, each with the query that counts it: its
+    category links' constraints ("category"), then the limits category entries set on themselves
+    ("category-limit"). Worked out once per catalogue and force entry."""
+    known = _category_checks.get(catalogue)
+    found = known.get(entry.key) if known is not None else None
+    if found is not None:
+        return found
+    out = []
+    for link in catalogue.category_links(entry):
+        target = str(link.get("target") or "")
+        out.extend(_category_limits(catalogue, target, link.get("constraints") or (), link.get("modifiers") or [],
+                                    "category"))
+    for target, rule in catalogue.category_rules.items():
+        out.extend(_category_limits(catalogue, target, rule.get("constraints") or (), rule.get("modifiers") or [],
+                                    "category-limit"))
+    found = tuple(out)
+    with _category_lock:
+        _category_checks.setdefault(catalogue, {})[entry.key] = found
+    return found
+
+
+def _category_limits(catalogue: Catalogue, target: str, constraints, mods: list, owner: str) -> list:
+    name = catalogue.categories.get(target, target)
+    out = []
+    for c in constraints:
+        scope = str(c.get("scope") or "")
+        query = {**c, "child": target, "scope": "force" if scope == "parent" else scope}
+        out.append((target, c, query, mods, owner, name))
+    return out

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from ..force import Force, ForceCard, ForceFormation
 from .catalogue import Catalogue, CatalogueError
-from .tree import BindProblem, ForceScope, Roster, Sel, SelectionData, bind
+from .tree import BindProblem, ForceScope, Roster, Sel, SelectionData, bind, bind_path
 
 
 @dataclass
@@ -62,9 +62,9 @@ def force_roster(force: Force) -> ForceRoster:
             roster.forces.append(scope)
             scopes[formation.handbook.code] = scope
         allied_scope = scope is not main
-        children = () if allied_scope else tuple(formation.selections)
-        data = SelectionData(entry=formation_path(formation), children=children)
-        root = bind(scope.catalogue, data, parent=None, force=scope, pointer=formation.pointer, problems=out.problems)
+        children = () if allied_scope else formation.selections
+        root = bind_path(scope.catalogue, formation_path(formation), 1, children, None, scope, formation.pointer,
+                         out.problems)
         if root is None:
             continue
         root.role = "formation"
@@ -110,8 +110,9 @@ def _unit(unit, parent: Sel | None, scope: ForceScope, out: ForceRoster) -> None
     if unit.selection is None:
         out.problems.append(BindProblem(unit.pointer, f"{unit.unit.name} has no BattleScribe selection"))
         return
-    sel = bind(scope.catalogue, unit.selection, parent=parent, force=scope, pointer=unit.pointer,
-               problems=out.problems)
+    data = unit.selection
+    sel = bind_path(scope.catalogue, data.entry, data.number, data.children, parent, scope, unit.pointer,
+                    out.problems)
     if sel is None:
         return
     sel.role = "unit"

@@ -129,25 +129,39 @@ class BindProblem:
 def bind(catalogue: Catalogue, data: SelectionData, *, parent: Sel | None, force: ForceScope, pointer: str,
          problems: list, depth: int = 0) -> Sel | None:
     """Bind ``data`` (and its children) under ``parent`` (None: a root of ``force``)."""
-    layout = catalogue.layout(parent.entry) if parent is not None else catalogue.root_layout()
-    slot = layout.find(data.entry)
+    return bind_path(catalogue, data.entry, data.number, data.children, parent, force, pointer, problems, depth)
+
+
+def bind_path(catalogue: Catalogue, path: str, number: int, children: tuple, parent: Sel | None, force: ForceScope,
+              pointer: str, problems: list, depth: int = 0) -> Sel | None:
+    """:func:`bind` of a selection given by its parts (``children`` are SelectionData): the binding every check
+    does for every selection of the list, so no keyword arguments and each layout read from the slot."""
+    if parent is None:
+        layout = catalogue.root_layout()
+    else:
+        layout = parent.slot.layout or catalogue.slot_layout(parent.slot)
+    slot = layout.by_path.get(path) if path.__class__ is str else None
     if slot is None:
-        where = parent.entry.name if parent is not None else "the force"
-        problems.append(BindProblem(pointer, f"{data.entry!r} is not something {where} offers in this data"))
-        return None
+        slot = layout.find(path)
+        if slot is None:
+            where = parent.entry.name if parent is not None else "the force"
+            problems.append(BindProblem(pointer, f"{path!r} is not something {where} offers in this data"))
+            return None
     if depth > MAX_DEPTH:
         problems.append(BindProblem(pointer, f"selections nested deeper than {MAX_DEPTH} levels"))
         return None
-    number = data.number
     if not 1 <= number <= MAX_NUMBER:
         problems.append(BindProblem(pointer + "/number", f"number {number} is not between 1 and {MAX_NUMBER}"))
         number = max(1, min(number, MAX_NUMBER))
-    sel = Sel(slot=slot, number=number, force=force, parent=parent, ref=pointer)
-    for index, child in enumerate(data.children):
-        bound = bind(catalogue, child, parent=sel, force=force, pointer=f"{pointer}/selections/{index}",
-                     problems=problems, depth=depth + 1)
-        if bound is not None:
-            sel.children.append(bound)
+    sel = Sel(slot, number, force, parent, [], pointer)
+    if children:
+        kids = sel.children
+        depth += 1
+        for index, child in enumerate(children):
+            bound = bind_path(catalogue, child.entry, child.number, child.children, sel, force,
+                              f"{pointer}/selections/{index}", problems, depth)
+            if bound is not None:
+                kids.append(bound)
     return sel
 
 
