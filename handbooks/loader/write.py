@@ -145,7 +145,7 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
     links = _M2M()
     links.add(m.Handbook.allied_nations, book, [nations[c].pk for c in doc.get("allied_nations", [])])
     if doc.get("catalogue"):
-        m.HandbookCatalogue.objects.create(handbook=handbook, document=doc["catalogue"])
+        m.HandbookCatalogue.objects.create(handbook_id=book, document=doc["catalogue"])
 
     rule_docs = doc.get("special_rules", [])
     rule_keys = _insert(m.SpecialRule, [{"handbook_id": book, "code": r["code"], "name": r["name"],
