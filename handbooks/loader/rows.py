@@ -28,6 +28,9 @@ def _integer(value):
     return value if value is None or value.__class__ is int else int(value)
 
 
+_MISSING = object()
+_EXACT = {_text: str, _integer: int}  # converters that hand a value of this very class back unchanged
+
 _INTEGERS = {"IntegerField", "BigIntegerField", "SmallIntegerField", "PositiveIntegerField",
              "PositiveBigIntegerField", "PositiveSmallIntegerField", "AutoField", "BigAutoField", "SmallAutoField"}
 _TEXTS = {"CharField", "TextField", "SlugField"}
@@ -76,17 +79,23 @@ class Table:
         for f, convert in zip(fields, self.converters):
             default = f.get_default()
             self.defaults[f.attname] = convert(default) if convert is not None else default
+        # (name, converter, the class a value needs no converting from, default) per column, for row().
+        self.columns = [(name, convert, _EXACT.get(convert), self.defaults[name])
+                        for name, convert in zip(self.names, self.converters)]
 
     def row(self, values: dict) -> tuple:
         """One row as a tuple of database parameters from ``values`` (attribute name -> value)."""
         out = []
-        defaults = self.defaults
-        for name, convert in zip(self.names, self.converters):
-            if name in values:
-                value = values[name]
-                out.append(convert(value) if convert is not None else value)
+        append = out.append
+        missing = _MISSING
+        for name, convert, exact, default in self.columns:
+            value = values.get(name, missing)
+            if value is missing:
+                append(default)
+            elif value.__class__ is exact or convert is None:
+                append(value)  # already what the column takes (an int for an integer, a str for text)
             else:
-                out.append(defaults[name])
+                append(convert(value))
         return tuple(out)
 
 

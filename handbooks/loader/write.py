@@ -67,33 +67,44 @@ def write_system(doc: dict) -> tuple[m.GameSystem, bool, bool]:
 
 def extend_system(system: m.GameSystem, doc: dict) -> bool:
     """Add the nations, profile types and characteristics ``doc`` has and the system lacks; change nothing
-    that is there already (names, sides, order). Returns whether anything was added."""
-    added = False
+    that is there already (names, sides, order). Returns whether anything was added. What is new is
+    written with one insert per table, in the document's order."""
     nations = set(system.nations.values_list("code", flat=True))
+    new_nations = []
     for nation_doc in doc.get("nations", []):
         if nation_doc["code"] not in nations:
-            m.Nation.objects.create(system=system, code=nation_doc["code"], name=nation_doc["name"],
-                                    side=nation_doc.get("side", ""))
+            new_nations.append(m.Nation(system=system, code=nation_doc["code"], name=nation_doc["name"],
+                                        side=nation_doc.get("side", "")))
             nations.add(nation_doc["code"])
-            added = True
     ptypes = {p.code: p for p in system.profile_types.prefetch_related("characteristics")}
     next_order = len(ptypes)
+    new_ptypes, new_chars = [], []  # new_chars: (profile type, its characteristic) in the document's order
     for ptype_doc in doc.get("profile_types", []):
         ptype = ptypes.get(ptype_doc["code"])
         if ptype is None:
-            ptype = m.ProfileType.objects.create(system=system, code=ptype_doc["code"], name=ptype_doc["name"],
-                                                 applies_to=ptype_doc.get("applies_to", "unit"), order=next_order)
+            ptype = m.ProfileType(system=system, code=ptype_doc["code"], name=ptype_doc["name"],
+                                  applies_to=ptype_doc.get("applies_to", "unit"), order=next_order)
+            new_ptypes.append(ptype)
             next_order += 1
-            have, added = set(), True
+            have = set()
         else:
             have = {c.code for c in ptype.characteristics.all()}
         for order, char in enumerate(ptype_doc["characteristics"]):
             if char["code"] not in have:
-                m.Characteristic.objects.create(profile_type=ptype, code=char["code"], name=char["name"],
-                                                order=len(have) + order)
+                new_chars.append((ptype, m.Characteristic(code=char["code"], name=char["name"],
+                                                          order=len(have) + order)))
                 have.add(char["code"])
-                added = True
-    return added
+    m.Nation.objects.bulk_create(new_nations)
+    m.ProfileType.objects.bulk_create(new_ptypes)  # SQLite and PostgreSQL set their keys: the characteristics
+    if any(p.pk is None for p in new_ptypes):  # point at them; a database that does not is asked for them
+        keys = dict(m.ProfileType.objects.filter(system=system, code__in=[p.code for p in new_ptypes])
+                    .values_list("code", "pk"))
+        for ptype in new_ptypes:
+            ptype.pk = keys[ptype.code]
+    for ptype, char in new_chars:
+        char.profile_type = ptype
+    m.Characteristic.objects.bulk_create([char for _, char in new_chars])
+    return bool(new_nations or new_ptypes or new_chars)
 
 
 class _M2M:
@@ -145,7 +156,7 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
     links = _M2M()
     links.add(m.Handbook.allied_nations, book, [nations[c].pk for c in doc.get("allied_nations", [])])
     if doc.get("catalogue"):
-        m.HandbookCatalogue.objects.create(handbook=handbook, document=doc["catalogue"])
+        m.HandbookCatalogue.objects.create(handbook_id=book, document=doc["catalogue"])
 
     rule_docs = doc.get("special_rules", [])
     rule_keys = _insert(m.SpecialRule, [{"handbook_id": book, "code": r["code"], "name": r["name"],

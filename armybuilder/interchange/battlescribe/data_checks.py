@@ -10,7 +10,7 @@ from __future__ import annotations
 from armybuilder.rules.battlescribe.catalogue import Catalogue
 from armybuilder.rules.battlescribe.names import display_name
 from armybuilder.rules.battlescribe.offers import complete_roster
-from armybuilder.rules.battlescribe.tree import bind_draft
+from armybuilder.rules.battlescribe.tree import ForceScope, Roster, Sel
 
 
 def min_above_max(doc: dict) -> list[tuple[str, str]]:
@@ -38,17 +38,42 @@ def min_above_max(doc: dict) -> list[tuple[str, str]]:
 def formations_not_legal_alone(doc: dict, formation_paths: dict[str, str]) -> list[tuple[str, str]]:
     """(formation code, why) for formations whose cheapest list alone breaks a minimum or maximum."""
     cat = Catalogue(doc)
-    force = cat.force_entry()
-    out = []
-    for code, path in formation_paths.items():
-        draft = {"forces": [{"catalogue": cat.catalogue_id, "entry": force.id if force else "",
-                             "selections": [{"entry": path, "number": 1, "selections": []}]}]}
-        roster, _ = bind_draft({cat.catalogue_id: cat}, draft)
-        evaluation, _ = complete_roster(roster, points=cat.points)
-        broken = [v for v in evaluation.violations() if v.kind in ("min", "max")]
-        if broken:
-            v = broken[0]
-            out.append((code, f"its cheapest list alone breaks constraint {v.constraint} on "
-                              f"{display_name(v.name)!r} ({v.kind} {v.limit:g}, has {v.count:g}); the data may be "
-                              "contradictory"))
-    return out
+    try:
+        force_entry = cat.force_entry()
+        out = []
+        for code, path in formation_paths.items():
+            roster = _alone(cat, force_entry, path)
+            evaluation, _ = complete_roster(roster, points=cat.points)
+            broken = [v for v in evaluation.violations() if v.kind in ("min", "max")]
+            _untangle(roster)
+            if broken:
+                v = broken[0]
+                out.append((code, f"its cheapest list alone breaks constraint {v.constraint} on "
+                                  f"{display_name(v.name)!r} ({v.kind} {v.limit:g}, has {v.count:g}); the data may be "
+                                  "contradictory"))
+        return out
+    finally:
+        cat.release()  # built for this check only: freed now rather than by the cyclic collector
+
+
+def _alone(cat: Catalogue, force_entry, path: str) -> Roster:
+    """A roster of one force holding only the formation at ``path`` (a root entry path): what
+    :func:`~armybuilder.rules.battlescribe.tree.bind_draft` makes of that draft, without its parsing of a
+    whole roster."""
+    force = ForceScope(catalogue=cat, entry=force_entry)
+    slot = cat.root_layout().find(path)
+    if slot is not None:
+        force.children.append(Sel(slot=slot, number=1, force=force))
+    return Roster(forces=[force])
+
+
+def _untangle(roster: Roster) -> None:
+    """Undo the roster's reference cycles (a selection and its parent, a force and its selections point at
+    each other) once it is no longer used, so reference counting frees it."""
+    for force in roster.all_forces():
+        nodes = list(force.walk())
+        force.children = []
+        force.forces = []
+        for node in nodes:
+            node.children = []
+            node.parent = None

@@ -34,6 +34,17 @@ def _kids(el: Element, name: str) -> list[Element]:
     return []
 
 
+def _firsts(el: Element) -> dict[str, Element]:
+    """The first child of each name (what :func:`_kids` looks for), found in one pass over the children."""
+    out: dict[str, Element] = {}
+    for child in el:
+        tag = child.tag
+        name = _LOCAL.get(tag) or local(tag)
+        if name not in out:
+            out[name] = child
+    return out
+
+
 def _query_flags(el: Element, out: dict) -> dict:
     if not flag(el.get("shared"), True):
         out["shared"] = False
@@ -65,14 +76,15 @@ def parse_repeat(el: Element) -> dict:
 
 
 def parse_condition_group(el: Element) -> dict:
-    items = [parse_condition(c) for c in _kids(el, "conditions")]
-    items += [parse_condition_group(g) for g in _kids(el, "conditionGroups")]
-    return {el.get("type", "and"): items}
+    return {el.get("type", "and"): _conditions_of(el)}
 
 
-def _conditions_of(el: Element) -> list:
-    items = [parse_condition(c) for c in _kids(el, "conditions")]
-    items += [parse_condition_group(g) for g in _kids(el, "conditionGroups")]
+def _conditions_of(el: Element, firsts: dict | None = None) -> list:
+    firsts = _firsts(el) if firsts is None else firsts
+    conditions, groups = firsts.get("conditions"), firsts.get("conditionGroups")
+    items = [parse_condition(c) for c in conditions] if conditions is not None else []
+    if groups is not None:
+        items += [parse_condition_group(g) for g in groups]
     return items
 
 
@@ -101,21 +113,32 @@ class _Parser:
             return "characteristic"
         return "constraint?"  # resolved to "constraint" once all constraint ids are known
 
-    def modifiers(self, el: Element, outer_when: list | None = None, outer_repeats: list | None = None) -> list[dict]:
+    def modifiers(self, el: Element, outer_when: list | None = None, outer_repeats: list | None = None,
+                  firsts: dict | None = None) -> list[dict]:
+        """The element's modifiers, then its modifier groups' (``firsts``: its :func:`_firsts`, when the caller
+        has them)."""
+        if not len(el):
+            return []
+        firsts = _firsts(el) if firsts is None else firsts
+        mods, groups = firsts.get("modifiers"), firsts.get("modifierGroups")
         out: list[dict] = []
-        for m in _kids(el, "modifiers"):
-            if local(m.tag) != "modifier":
-                self.cat.unknown.append((el.get("id", ""), local(m.tag), "modifiers"))
-                continue
-            out.append(self.modifier(m, outer_when or [], outer_repeats or []))
-        for g in _kids(el, "modifierGroups"):
-            out.extend(self.modifier_group(g, outer_when or [], outer_repeats or []))
+        if mods is not None:
+            for m in mods:
+                if local(m.tag) != "modifier":
+                    self.cat.unknown.append((el.get("id", ""), local(m.tag), "modifiers"))
+                    continue
+                out.append(self.modifier(m, outer_when or [], outer_repeats or []))
+        if groups is not None:
+            for g in groups:
+                out.extend(self.modifier_group(g, outer_when or [], outer_repeats or []))
         return out
 
     def modifier_group(self, g: Element, outer_when: list, outer_repeats: list) -> list[dict]:
-        when = outer_when + _conditions_of(g)
-        repeats = outer_repeats + [parse_repeat(r) for r in _kids(g, "repeats")]
-        return self.modifiers(g, when, repeats)
+        firsts = _firsts(g)
+        when = outer_when + _conditions_of(g, firsts)
+        repeats = firsts.get("repeats")
+        repeats = outer_repeats + [parse_repeat(r) for r in repeats] if repeats is not None else list(outer_repeats)
+        return self.modifiers(g, when, repeats, firsts)
 
     def modifier(self, m: Element, outer_when: list, outer_repeats: list) -> dict:
         fld = m.get("field", "")
@@ -129,20 +152,24 @@ class _Parser:
             value = raw
         out = {"type": m.get("type", ""), "field": fld, "kind": kind, "value": value}
         self.all_modifiers.append(out)
-        when = _merge_when(outer_when, _conditions_of(m))
+        firsts = _firsts(m) if len(m) else {}
+        when = _merge_when(outer_when, _conditions_of(m, firsts))
         if when is not None:
             out["when"] = when
-        repeats = outer_repeats + [parse_repeat(r) for r in _kids(m, "repeats")]
+        own = firsts.get("repeats")
+        repeats = outer_repeats + [parse_repeat(r) for r in own] if own is not None else list(outer_repeats)
         if repeats:
             out["repeats"] = repeats
         return out
 
     # -- info ------------------------------------------------------------
     def profile(self, el: Element) -> Profile:
+        firsts = _firsts(el)
+        found = firsts.get("characteristics")
         chars = [Characteristic(c.get("typeId", ""), c.get("name", ""), (c.text or "").strip())
-                 for c in _kids(el, "characteristics")]
+                 for c in found] if found is not None else []
         p = Profile(el.get("id", ""), el.get("name", ""), el.get("typeId", ""), el.get("typeName", ""),
-                    flag(el.get("hidden")), chars, self.modifiers(el), self.cat.id)
+                    flag(el.get("hidden")), chars, self.modifiers(el, firsts=firsts), self.cat.id)
         self.cat.by_id.setdefault(p.id, p)
         return p
 
@@ -161,10 +188,12 @@ class _Parser:
                         flag(el.get("hidden")), self.modifiers(el))
 
     def info_group(self, el: Element) -> InfoGroup:
+        firsts = _firsts(el)
+        kids = lambda name: firsts[name] if name in firsts else ()  # noqa: E731
         g = InfoGroup(el.get("id", ""), el.get("name", ""), flag(el.get("hidden")),
-                      [self.profile(p) for p in _kids(el, "profiles")], [self.rule(r) for r in _kids(el, "rules")],
-                      [self.info_link(i) for i in _kids(el, "infoLinks")],
-                      [self.info_group(i) for i in _kids(el, "infoGroups")], self.modifiers(el), self.cat.id)
+                      [self.profile(p) for p in kids("profiles")], [self.rule(r) for r in kids("rules")],
+                      [self.info_link(i) for i in kids("infoLinks")],
+                      [self.info_group(i) for i in kids("infoGroups")], self.modifiers(el, firsts=firsts), self.cat.id)
         self.cat.by_id.setdefault(g.id, g)
         return g
 
@@ -175,8 +204,12 @@ class _Parser:
                  hidden=flag(el.get("hidden")), target_id=el.get("targetId", ""),
                  default_id=el.get("defaultSelectionEntryId", ""), collective=flag(el.get("collective")),
                  catalogue_id=self.cat.id)
+        firsts: dict[str, Element] = {}
         for child in el:
-            name = local(child.tag)
+            tag = child.tag
+            name = _LOCAL.get(tag) or local(tag)
+            if name not in firsts:
+                firsts[name] = child
             if name == "constraints":
                 n.constraints = [parse_constraint(c) for c in child]
                 self.constraint_ids.update(c["id"] for c in n.constraints)
@@ -205,7 +238,7 @@ class _Parser:
             elif name not in IGNORED:
                 n.unknown.append(name)
                 self.cat.unknown.append((n.id, name, f"{tag} {n.name!r}"))
-        n.modifiers = self.modifiers(el)
+        n.modifiers = self.modifiers(el, firsts=firsts)
         if n.id and not n.is_link:
             self.cat.by_id.setdefault(n.id, n)
         elif n.id:

@@ -374,6 +374,23 @@ class Catalogue:
         return LayoutChecks(tuple(mins), {k: tuple(v) for k, v in parent_max.items()}, tuple(others),
                             frozenset(hideable))
 
+    def release(self) -> None:
+        """Forget every layout and view worked out so far, undoing the reference cycles they hold (a group
+        and its slots point at each other; the evaluator keeps on each slot the keys it counts it by, the
+        slot among them). Only for a catalogue built for one pass that nothing else holds (never one from
+        a shared cache): reference counting then frees it at once, where the cyclic collector would
+        otherwise walk it, the catalogue document its entries point into included."""
+        for layout in self._layouts.values():
+            for group in layout.groups:
+                group.slots = []
+                group.parent = None
+            for slot in layout.slots:
+                slot.keys = None
+                slot.layout = None
+            layout.checks = None
+        self._layouts.clear()
+        self._views.clear()
+
     # -- layouts ----------------------------------------------------------------------------
     def root_layout(self) -> Layout:
         return self._layout("", list(self.doc.get("roots") or ()))
@@ -396,34 +413,36 @@ class Catalogue:
             return layout
         slots: list[Slot] = []
         groups: list[GroupSlot] = []
-
-        def visit(ref_ids, links: tuple, group_chain: tuple, depth: int):
-            if depth > self.MAX_DEPTH:
-                raise CatalogueError(f"groups nested deeper than {self.MAX_DEPTH} under {key or 'the root'}")
-            for ref in ref_ids:
-                entry = self.resolve(ref)
-                chain = (*links, entry.link_id) if entry.link_id else links
-                if entry.is_group:
-                    parent = group_chain[-1] if group_chain else None
-                    group = GroupSlot(entry=entry, links=chain, path="::".join((*chain, entry.id)), parent=parent,
-                                      index=len(groups))
-                    groups.append(group)
-                    visit(self.children(entry), chain, (*group_chain, group), depth + 1)
-                    continue
-                ids = {entry.id, *chain}
-                for g in group_chain:
-                    ids.add(g.entry.id)
-                slot = Slot(entry=entry, path="::".join((*chain, entry.id)), links=chain, groups=group_chain,
-                            group_path=group_chain[-1].path if group_chain else "", ids=frozenset(ids),
-                            index=len(slots))
-                slots.append(slot)
-                for g in group_chain:
-                    g.slots.append(slot)
-
-        visit(refs, (), (), 0)
+        self._visit(key, refs, (), (), 0, slots, groups)
         by_path: dict[str, Slot] = {}
         for slot in slots:
             by_path.setdefault(slot.path, slot)
         layout = Layout(slots=tuple(slots), groups=tuple(groups), by_path=by_path)
         self._layouts[key] = layout
         return layout
+
+    def _visit(self, key: str, ref_ids, links: tuple, group_chain: tuple, depth: int, slots: list,
+               groups: list) -> None:
+        """The slots and groups under ``ref_ids``, appended in document order (a method, not a closure that
+        calls itself: such a closure is a reference cycle, which only the cyclic collector would free)."""
+        if depth > self.MAX_DEPTH:
+            raise CatalogueError(f"groups nested deeper than {self.MAX_DEPTH} under {key or 'the root'}")
+        for ref in ref_ids:
+            entry = self.resolve(ref)
+            chain = (*links, entry.link_id) if entry.link_id else links
+            if entry.is_group:
+                parent = group_chain[-1] if group_chain else None
+                group = GroupSlot(entry=entry, links=chain, path="::".join((*chain, entry.id)), parent=parent,
+                                  index=len(groups))
+                groups.append(group)
+                self._visit(key, self.children(entry), chain, (*group_chain, group), depth + 1, slots, groups)
+                continue
+            ids = {entry.id, *chain}
+            for g in group_chain:
+                ids.add(g.entry.id)
+            slot = Slot(entry=entry, path="::".join((*chain, entry.id)), links=chain, groups=group_chain,
+                        group_path=group_chain[-1].path if group_chain else "", ids=frozenset(ids),
+                        index=len(slots))
+            slots.append(slot)
+            for g in group_chain:
+                g.slots.append(slot)
