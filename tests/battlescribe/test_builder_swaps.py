@@ -60,8 +60,9 @@ def test_a_remembered_document_is_used_only_by_a_writer_at_its_version(library_i
         fresh = action(client, army, "pick", **pick)
     assert fresh.status_code == 200 and "alert--error" not in fresh.content.decode()
     assert ListUnit.objects.filter(army_list=army).count() == units + 1
-    # The answer remembered the list as it is now: the next pick reads three queries fewer (the document's).
+    # The answer remembered the list as it is now: the next pick does not read the document again (at least
+    # three queries: the list's formations, units and cards).
     with CaptureQueriesContext(connection) as remembered_queries:
         again = action(client, army, "pick", **pick)
     assert again.status_code == 200 and "alert--error" not in again.content.decode()
-    assert len(fresh_queries) - len(remembered_queries) == 3
+    assert len(fresh_queries) - len(remembered_queries) >= 3
