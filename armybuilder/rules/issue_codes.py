@@ -41,6 +41,9 @@ SYSTEMS = {
     "bs": "Other systems imported from BattleScribe",
     "event": "Event rules packs",
 }
+# Prefixes of systems added at run time (``armybuilder.systems.system_register``): such a system brings its own
+# codes (``system_codes_add``), kept apart from the built-in ones the reference page lists.
+ADDED_PREFIXES: set[str] = set()
 DOC_PATH = "docs/issue-codes.md"  # the reference page of every code (issue_codes_doc.py writes it)
 
 
@@ -96,7 +99,7 @@ class IssueCode:
 
     def __init__(self, code: str, *, severity: str, rule: str, message, fix=None):
         prefix = code.partition(".")[0]
-        if prefix not in SYSTEMS or code.count(".") < 2 or code != code.lower() or " " in code:
+        if (prefix not in SYSTEMS and prefix not in ADDED_PREFIXES) or code.count(".") < 2 or code != code.lower() or " " in code:
             raise ValueError(f"{code!r} is not an issue code (<system>.<subject>.<problem>, lower case)")
         if severity not in SEVERITIES:
             raise ValueError(f"{code}: severity {severity!r} is not one of {SEVERITIES}")
@@ -808,4 +811,35 @@ def constants() -> dict[str, IssueCode]:
 
 
 REGISTRY = Registry(constants().values())
-lookup = REGISTRY.lookup
+ADDED = Registry()  # the codes of systems added at run time
+
+
+def lookup(code: str) -> IssueCode:
+    if code in ADDED:
+        return ADDED.lookup(code)
+    return REGISTRY.lookup(code)
+
+
+def is_registered(code: str) -> bool:
+    return code in REGISTRY or code in ADDED
+
+
+def system_prefix_add(prefix: str) -> None:
+    """Let codes under ``prefix`` be made: the first step of a system added at run time."""
+    if prefix in SYSTEMS:
+        raise ValueError(f"the issue-code prefix {prefix!r} is a built-in system's")
+    ADDED_PREFIXES.add(prefix)
+
+
+def system_codes_add(prefix: str, *, codes=(), diagram: DiagramCodes | None = None) -> None:
+    """Register the codes of a system added at run time, and the codes the shared diagram checks report for
+    it (``diagram``), once per process."""
+    if prefix not in ADDED_PREFIXES:
+        raise ValueError(f"add the prefix {prefix!r} first (system_prefix_add)")
+    for code in (*codes, *((vars(diagram) if diagram else {}).values())):
+        if code is not None and code.code not in ADDED:
+            if code.system != prefix:
+                raise ValueError(f"{code.code} is not under the prefix {prefix!r}")
+            ADDED.add(code)
+    if diagram is not None:
+        DIAGRAM_CODES[prefix] = diagram

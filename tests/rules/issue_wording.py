@@ -7,7 +7,7 @@ import re
 import string
 from functools import lru_cache
 
-from armybuilder.rules.issue_codes import REGISTRY
+from armybuilder.rules.issue_codes import is_registered, lookup
 
 
 @lru_cache(maxsize=None)
@@ -29,10 +29,10 @@ def wording_problems(seen) -> list[str]:
     """``seen``: (code, severity, message, fix) of issues; what about them does not come from the registry."""
     problems = []
     for code, severity, message, fix in seen:
-        if code not in REGISTRY:
+        if not is_registered(code):
             problems.append(f"{code!r} is not a registered issue code (message {message!r})")
             continue
-        registered = REGISTRY.lookup(code)
+        registered = lookup(code)
         if severity != registered.severity:
             problems.append(f"{code}: severity {severity!r}, registered {registered.severity!r}")
         if not worded_by(message, registered.messages.values()):
