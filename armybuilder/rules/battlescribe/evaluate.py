@@ -677,6 +677,45 @@ class Evaluation:
             self._violations = self._check()
         return self._violations
 
+    def first_unmet_minimum(self, only=None) -> Violation | None:
+        """The first violation :meth:`violations` lists that is an unmet minimum of an entry or group (``kind``
+        "min" with a ``slot``) and that ``only(violation)`` lets through, or None: what completing a list asks
+        at each step, found without checking the rest of the roster. The walk is the one :meth:`_check`
+        makes and stops after the first node where such a minimum is broken; it leaves out the forces'
+        category limits, whose violations have no slot (unless one could hide the minimum found, as the same
+        limit already reported: then the whole check decides)."""
+        if self._violations is not None:
+            return next((v for v in self._violations if _wanted(v, only)), None)
+        out: list[Violation] = []
+        seen: set = set()
+        looked = 0
+        forces = []
+        for force in self.roster.all_forces():
+            forces.append(force)
+            catalogue = force.catalogue
+            self._check_container(force, force, plan(catalogue, catalogue.root_layout()), out, seen)
+            found, looked = _first_wanted(out, looked, only)
+            if found is None:
+                stack = list(reversed(force.children))  # depth first, as _check
+                while stack:
+                    sel = stack.pop()
+                    slot = sel.slot
+                    layout = slot.layout or catalogue.slot_layout(slot)
+                    compiled = layout.plan or plan(catalogue, layout)
+                    if not compiled.empty:
+                        self._check_container(sel, sel.force, compiled, out, seen)
+                        found, looked = _first_wanted(out, looked, only)
+                        if found is not None:
+                            break
+                    if sel.children:
+                        stack.extend(reversed(sel.children))
+            if found is not None:
+                if any(_shadows(check, found) for f in forces if f.entry is not None
+                       for check in category_checks(f.catalogue, f.entry)):
+                    return next((v for v in self.violations() if _wanted(v, only)), None)
+                return found
+        return None
+
     def _check(self) -> list[Violation]:
         out: list[Violation] = []
         seen: set = set()
@@ -933,6 +972,25 @@ class Evaluation:
             members = (s for s in (force.walk() if c.get("children") else force.children) if target in s.keys)
             self._judge(c, count, self.constraint_value(mods, c, ctx), owner, name, ctx, force, members, None, out,
                         seen)
+
+
+def _wanted(v: Violation, only) -> bool:
+    return v.kind == "min" and v.slot is not None and (only is None or only(v))
+
+
+def _first_wanted(out: list, start: int, only) -> tuple:
+    """The first wanted violation in ``out`` from ``start`` on, and where to look from next time."""
+    for v in out[start:]:
+        if _wanted(v, only):
+            return v, len(out)
+    return None, len(out)
+
+
+def _shadows(check: tuple, v: Violation) -> bool:
+    """Whether a force's category limit, broken, would be recorded under the same key as ``v`` (see _judge:
+    the constraint id and what it is on, a category's name there), so that the whole check leaves ``v`` out."""
+    _, c, _, _, _, name = check
+    return str(c.get("id") or "") == v.constraint and name == v.slot.entry.id
 
 
 _category_checks: "weakref.WeakKeyDictionary[Catalogue, dict]" = weakref.WeakKeyDictionary()

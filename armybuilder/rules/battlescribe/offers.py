@@ -115,11 +115,9 @@ def complete(bind, *, points: str, max_steps: int = MAX_STEPS, only=None) -> tup
     """
     evaluation = bind()
     for _ in range(max_steps):
-        unmet = [v for v in evaluation.violations() if v.kind == "min" and v.slot is not None
-                 and (only is None or only(v))]
-        if not unmet:
+        v = evaluation.first_unmet_minimum(only)
+        if v is None:
             return evaluation, True
-        v = unmet[0]
         slot = _cheapest_for(evaluation, v, v.at, points)
         if slot is None:
             return evaluation, False
@@ -139,11 +137,9 @@ def complete_roster(roster: Roster, *, points: str, max_steps: int = MAX_STEPS, 
     """:func:`complete` on an already bound roster, changed in place (no re-binding between steps)."""
     evaluation = Evaluation(roster)
     for _ in range(max_steps):
-        unmet = [v for v in evaluation.violations() if v.kind == "min" and v.slot is not None
-                 and (only is None or only(v))]
-        if not unmet:
+        v = evaluation.first_unmet_minimum(only)
+        if v is None:
             return evaluation, True
-        v = unmet[0]
         slot = _cheapest_for(evaluation, v, v.at, points)
         if slot is None:
             return evaluation, False
