@@ -31,9 +31,11 @@ def system_info(code: str) -> SystemInfo | None:
     system = m.GameSystem.objects.filter(code=code).first()
     if system is None:
         return None
-    info = SystemInfo(code=code, nations=set(system.nations.values_list("code", flat=True)))
+    nation_keys = dict(system.nations.values_list("code", "pk"))
+    info = SystemInfo(code=code, nations=set(nation_keys), nation_keys=nation_keys, profile_type_keys={})
     for ptype in system.profile_types.prefetch_related("characteristics"):
         info.profile_types[ptype.code] = (ptype.applies_to, {c.code for c in ptype.characteristics.all()})
+        info.profile_type_keys[ptype.code] = ptype.pk
     return info
 
 
@@ -89,12 +91,13 @@ def handbook_document_load(doc, source: str, *, source_kind: str = "file", diges
                                                "loaded with different content; give the changed file a new revision")]
                 return result
         else:
-            current = existing.filter(is_current=True).first()
-            if current is not None and current.content_hash == digest:
-                result.status, result.revision = "unchanged", current.revision
+            current = existing.filter(is_current=True).values_list("content_hash", "revision").first()
+            if current is not None and current[0] == digest:
+                result.status, result.revision = "unchanged", current[1]
                 return result
         had_any = existing.exists()
-        handbook = write_handbook(doc, system=system, source=source, source_kind=source_kind, digest=digest)
+        handbook = write_handbook(doc, system=system, source=source, source_kind=source_kind, digest=digest,
+                                  keys=info if generated else None)
         result.status = "revised" if had_any else "created"
         result.revision = handbook.revision
     return result

@@ -32,6 +32,9 @@ class SystemInfo:
     nations: set[str] = field(default_factory=set)
     # profile type code -> (applies_to, characteristic codes)
     profile_types: dict[str, tuple[str, set[str]]] = field(default_factory=dict)
+    # code -> database key, for writing the handbook (None: not read with them)
+    nation_keys: dict[str, int] | None = None
+    profile_type_keys: dict[str, int] | None = None
 
 
 def _schema_message(error) -> str:

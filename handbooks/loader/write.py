@@ -11,7 +11,7 @@ from django.db.models import Max
 
 from handbooks import models as m
 
-from .check import box_limits
+from .check import SystemInfo, box_limits
 from .rows import Table, insert_pairs, insert_rows, reserve_keys
 
 
@@ -127,26 +127,37 @@ def _table(model) -> Table:
     return Table(model)
 
 
+@lru_cache(maxsize=None)
+def _keyless(model) -> Table:
+    """A table whose rows nothing written with them points at: the database gives the keys."""
+    return Table(model, with_key=False)
+
+
 def _insert(model, rows: list[dict], keys: list[int] | None = None) -> list[int]:
     return insert_rows(_table(model), rows, keys)
 
 
 def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind: str = "file",
-                   digest: str | None = None) -> m.Handbook:
+                   digest: str | None = None, keys: SystemInfo | None = None) -> m.Handbook:
     """Create a new revision of the handbook described by ``doc`` (already checked).
 
     Every table is written with one insert whatever its number of rows, keys reserved up front
-    (:mod:`.rows`): the number of queries does not grow with the size of the book."""
+    (:mod:`.rows`): the number of queries does not grow with the size of the book. ``keys``: the system's
+    nations and profile types with their keys, when the caller read them (once for many books)."""
     digest = digest or content_hash(doc)
-    nations = {n.code: n for n in system.nations.all()}
-    ptypes = {p.code: p.pk for p in system.profile_types.all()}
+    if keys is not None and keys.code == system.code and keys.nation_keys is not None \
+            and keys.profile_type_keys is not None:
+        nations, ptypes = keys.nation_keys, keys.profile_type_keys
+    else:
+        nations = dict(system.nations.values_list("code", "pk"))
+        ptypes = dict(system.profile_types.values_list("code", "pk"))
 
     previous = m.Handbook.objects.filter(system=system, code=doc["code"])
     revision = doc.get("revision") or (previous.aggregate(r=Max("revision"))["r"] or 0) + 1
     previous.filter(is_current=True).update(is_current=False)
 
     handbook = m.Handbook.objects.create(
-        system=system, code=doc["code"], revision=revision, name=doc["name"], nation=nations[doc["nation"]],
+        system=system, code=doc["code"], revision=revision, name=doc["name"], nation_id=nations[doc["nation"]],
         period=doc.get("period", ""), higher_formation=doc.get("higher_formation", ""),
         points_set=doc.get("points_set", ""), illustrative=doc.get("illustrative", False),
         description=doc.get("description", ""), source=source_kind, source_ref=source[:300],
@@ -154,9 +165,11 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
     )
     book = handbook.pk
     links = _M2M()
-    links.add(m.Handbook.allied_nations, book, [nations[c].pk for c in doc.get("allied_nations", [])])
+    links.add(m.Handbook.allied_nations, book, [nations[c] for c in doc.get("allied_nations", [])])
     if doc.get("catalogue"):
-        m.HandbookCatalogue.objects.create(handbook_id=book, document=doc["catalogue"])
+        # As the other rows (not Model.create): a catalogue document is megabytes of JSON, which a debug cursor
+        # would quote a second time to record the statement.
+        insert_rows(_keyless(m.HandbookCatalogue), [{"handbook_id": book, "document": doc["catalogue"]}])
 
     rule_docs = doc.get("special_rules", [])
     rule_keys = _insert(m.SpecialRule, [{"handbook_id": book, "code": r["code"], "name": r["name"],
@@ -269,7 +282,7 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
 
     for key, f in zip(formation_keys, formation_docs):
         links.add(m.Formation.variants, key, variants_of(f))
-        links.add(m.Formation.allied_nations, key, [nations[c].pk for c in f.get("allied_nations", [])])
+        links.add(m.Formation.allied_nations, key, [nations[c] for c in f.get("allied_nations", [])])
         queue_boxes(key, f["code"], f["boxes"])
     queue_boxes(None, "force", doc.get("support", []))
     choices, choice_docs = [], []

@@ -6,6 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from armybuilder.interchange.battlescribe import BattleScribeReadError, ReadLimits, read_bytes, read_document
+from armybuilder.interchange.battlescribe.safe_read import _read_bounded
 from handbooks import models as m
 
 from .conftest import CAT, GST
@@ -71,6 +72,17 @@ def test_file_size_limit(tmp_path):
     with pytest.raises(BattleScribeReadError, match="limit"):
         read_document(path, limits=ReadLimits(max_xml_bytes=1000))
 
+
+
+@pytest.mark.parametrize("size_said", [0, 10, 999])
+def test_a_file_longer_than_its_size_said_is_read_whole_and_still_bounded(size_said):
+    """A read asks for the size the file's metadata gives, not a buffer of the limit; a file that grew since is
+    read to its end all the same, and one that grew past the limit is refused."""
+    data = b"x" * 1000
+    assert _read_bounded(io.BytesIO(data), 5000, "f.cat", "file", size_said) == data
+    assert _read_bounded(io.BytesIO(data), 1000, "f.cat", "file", size_said) == data
+    with pytest.raises(BattleScribeReadError, match="larger than the limit of 999"):
+        _read_bounded(io.BytesIO(data), 999, "f.cat", "file", size_said)
 
 def _zip(members: dict[str, bytes]) -> bytes:
     buf = io.BytesIO()

@@ -256,6 +256,8 @@ def give_allies(table: AlliesTable, system_doc: dict, documents: list) -> None:
 def _unchanged_library(paths: list[Path], imports: list[dict], limits: ReadLimits) -> ImportReport | None:
     """The report of an import that would change nothing (every file is one the current handbooks were made
     from, by this version of the mapping), worked out from the files' digests alone; None otherwise."""
+    if not any(i["mapping"] == MAPPING_VERSION for i in imports):
+        return None  # no handbook made by this mapping: every file is to be read (no digest is needed yet)
     files = data_files(paths)
     digests = {}
     for path in files:

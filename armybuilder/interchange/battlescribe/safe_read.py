@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,8 +60,15 @@ class RawDocument:
     digest: str = ""  # SHA-256 of the XML: an unchanged file is seen without mapping it again
 
 
-def _read_bounded(stream, limit: int, source: str, what: str) -> bytes:
-    data = stream.read(limit + 1)
+def _read_bounded(stream, limit: int, source: str, what: str, size: int | None = None) -> bytes:
+    """At most ``limit`` bytes of ``stream`` (more is an error). ``size``: what the file's size says, so that no
+    buffer of the limit's size is asked for (the rest is read too if the file has grown since)."""
+    if size is not None and 0 <= size < limit:
+        data = stream.read(size + 1)
+        if len(data) > size:
+            data += stream.read(limit + 1 - len(data))
+    else:
+        data = stream.read(limit + 1)
     if len(data) > limit:
         raise BattleScribeReadError(source, f"{what} is larger than the limit of {limit} bytes")
     return data
@@ -139,7 +147,7 @@ def read_document(path: Path | str, *, limits: ReadLimits = DEFAULT_LIMITS, name
         if size > limit:
             raise BattleScribeReadError(source, f"file is {size} bytes; the limit is {limit}")
         with path.open("rb") as stream:
-            data = _read_bounded(stream, limit, source, "file")
+            data = _read_bounded(stream, limit, source, "file", size)
     except OSError as exc:
         raise BattleScribeReadError(source, f"cannot read file ({exc.strerror or exc})") from None
     return read_bytes(data, source, zipped=suffix in ZIP_SUFFIXES, limits=limits,
@@ -153,7 +161,7 @@ def file_digest(path: Path | str, *, limits: ReadLimits = DEFAULT_LIMITS) -> str
     limit = limits.max_zip_bytes if suffix in ZIP_SUFFIXES else limits.max_xml_bytes
     try:
         with path.open("rb") as stream:
-            data = _read_bounded(stream, limit, path.name, "file")
+            data = _read_bounded(stream, limit, path.name, "file", os.fstat(stream.fileno()).st_size)
         if suffix in ZIP_SUFFIXES:
             _, data = _unzip_single(data, path.name, limits)
     except (OSError, BattleScribeReadError):
