@@ -127,3 +127,68 @@ def player(db):
     from django.contrib.auth import get_user_model
 
     return get_user_model().objects.create_user("rommel", password="pw-not-secret-123")
+
+
+# -- another table on a re-import -----------------------------------------------------------------------
+def _two_nations(mini_dir) -> Path:
+    """The mini library with a second book, Italian: a nation the German book can take allies from."""
+    from .conftest import CAT
+
+    italian = CAT.replace('id="cat-1" name="Mid-War - Test German"', 'id="cat-2" name="Mid-War - Test Italian"')
+    assert italian != CAT
+    (mini_dir / "mini-italian.cat").write_text(italian, encoding="utf-8")
+    return mini_dir
+
+
+def _current(code: str) -> Handbook:
+    return Handbook.objects.get(code=code, is_current=True)
+
+
+def _allies(code: str) -> list[str]:
+    return sorted(_current(code).allied_nations.values_list("code", flat=True))
+
+
+def _run(*args) -> str:
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("import_battlescribe", *map(str, args), stdout=out)
+    return out.getvalue()
+
+
+@pytest.mark.django_db
+def test_another_allies_table_is_applied_on_a_re_import_of_unchanged_books_and_the_report_says_so(
+        mini_dir, systems, tmp_path_factory):
+    folder = _two_nations(mini_dir)
+    tmp_path = tmp_path_factory.mktemp("tables")
+    first = _run(folder)
+    assert "created" in first and "NOTE" not in first
+    project = _allies("cat-1")  # the project's table: italy among them
+    assert "italy" in project and _allies("cat-2") == ["germany"]
+
+    none_for_germany = write(tmp_path, "version: 1\nperiods:\n  Mid-War:\n    italy: [germany]\n")
+    again = _run(folder, "--allies", none_for_germany)
+    assert "NOTE the allies table (allies.yaml) is not the one the current handbooks were made with" in again
+    assert again.count("revised ") == 2
+    assert "  allies (allies.yaml, Mid-War): none" in again.splitlines()
+    assert _current("cat-1").revision == 2 and _allies("cat-1") == [] and _allies("cat-2") == ["germany"]
+
+    same = _run(folder, "--allies", none_for_germany)  # the same table again: nothing to do
+    assert "revised" not in same and "NOTE" not in same and same.count("unchanged ") == 2
+    assert _current("cat-1").revision == 2
+
+    back = _run(folder)  # the project's table again: the books get its allies back
+    assert "NOTE" in back and back.count("revised ") == 2
+    assert _current("cat-1").revision == 3 and _allies("cat-1") == project
+
+
+@pytest.mark.django_db
+def test_a_table_saying_the_same_in_other_words_changes_nothing(mini_dir, systems, tmp_path_factory):
+    folder = _two_nations(mini_dir)
+    tmp_path = tmp_path_factory.mktemp("tables")
+    _run(folder, "--allies", write(tmp_path, "version: 1\nperiods:\n  Mid-War:\n    germany: [italy]\n"))
+    reworded = write(tmp_path, "# a comment\nversion: 1\nperiods: {Mid-War: {germany: [italy, italy]}}\n")
+    out = _run(folder, "--allies", reworded)
+    assert "revised" not in out and out.count("unchanged ") == 2 and _current("cat-1").revision == 1

@@ -6,6 +6,8 @@ A malformed table is an import error that says where it is wrong; nothing is gue
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +28,13 @@ class AlliesTable:
 
     def allies_of(self, period: str, nation: str) -> tuple[str, ...]:
         return tuple(self.periods.get(period, {}).get(nation, ()))
+
+    @property
+    def digest(self) -> str:
+        """What the table says (not how its file is written): books made with another digest get other allies."""
+        said = {period: {nation: list(allies) for nation, allies in sorted(table.items())}
+                for period, table in sorted(self.periods.items())}
+        return hashlib.sha256(json.dumps(said, sort_keys=True).encode()).hexdigest()
 
 
 def read_allies_table(path: Path | None = None) -> AlliesTable:

@@ -12,7 +12,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .allies import DEFAULT_PATH as DEFAULT_ALLIES
 from .allies import AlliesTable, AlliesTableError, read_allies_table
 from .collector import collector_paused
 from .fow import generic_nation, generic_system_code, is_flames_of_war, map_catalogue, system_code_for
@@ -49,14 +48,13 @@ def data_files(paths: list[Path]) -> list[Path]:
 
 
 def _mapping_version() -> str:
-    """A digest of the code that turns catalogues into handbooks: a newer importer maps everything again."""
+    """A digest of the code that turns catalogues into handbooks: a newer importer maps everything again. (The
+    allies table a book is made with counts too, whichever it is: see :func:`source_hashes`.)"""
     here = Path(__file__).resolve().parent
     rules = here.parents[1] / "rules" / "battlescribe"
     digest = hashlib.sha256()
     for path in sorted([*here.rglob("*.py"), *rules.rglob("*.py")]):
         digest.update(path.relative_to(here.parents[1]).as_posix().encode() + b"\0" + path.read_bytes())
-    if DEFAULT_ALLIES.is_file():  # the allies table is part of what a handbook is made from
-        digest.update(b"allies\0" + DEFAULT_ALLIES.read_bytes())
     return digest.hexdigest()
 
 
@@ -84,9 +82,9 @@ def source_digests(system_raw, catalogue_raws) -> dict[str, list[str]]:
     return out
 
 
-def source_hashes(system_raw, catalogue_raws) -> dict[str, str]:
-    """Catalogue id -> hash of its file, every catalogue it links (transitively), the game system and the
-    mapping code: what its handbook document is made from."""
+def source_hashes(system_raw, catalogue_raws, allies: str = "") -> dict[str, str]:
+    """Catalogue id -> hash of its file, every catalogue it links (transitively), the game system, the
+    mapping code and the allies table (``allies``: its digest): what its handbook document is made from."""
     by_id = {raw.root.get("id", ""): raw for raw in catalogue_raws}
     out = {}
     for cid in by_id:
@@ -97,7 +95,7 @@ def source_hashes(system_raw, catalogue_raws) -> dict[str, str]:
                 continue
             seen.add(current)
             stack.extend(_links(by_id[current].root))
-        digest = hashlib.sha256(MAPPING_VERSION.encode() + system_raw.digest.encode())
+        digest = hashlib.sha256(MAPPING_VERSION.encode() + system_raw.digest.encode() + allies.encode())
         for dep in sorted(seen):
             digest.update(dep.encode() + by_id[dep].digest.encode())
         out[cid] = digest.hexdigest()
@@ -105,11 +103,13 @@ def source_hashes(system_raw, catalogue_raws) -> dict[str, str]:
 
 
 def read_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS, report: ImportReport | None = None,
-                 known: dict[str, str] | None = None) -> tuple[Catalogue | None, list[Catalogue], ImportReport]:
+                 known: dict[str, str] | None = None, allies: str = ""
+                 ) -> tuple[Catalogue | None, list[Catalogue], ImportReport]:
     """Read and parse every file; problems go to ``report.read_errors``.
 
     ``known``: catalogue id -> source hash of its current handbook. A catalogue whose hash is the same is
-    not parsed further (it is unchanged), unless a changed catalogue links it."""
+    not parsed further (it is unchanged), unless a changed catalogue links it. ``allies``: the digest of the
+    allies table the books are made with (part of each source hash)."""
     report = report or ImportReport()
     raws = []
     for path in data_files(paths):
@@ -126,7 +126,7 @@ def read_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS, repo
     cost_ids = {c.id for c in system.cost_types}
     char_ids = {c[0] for p in system.profile_types for c in p.characteristics}
     cat_raws = [r for r in raws if r.kind == "catalogue"]
-    hashes = source_hashes(systems[0], cat_raws)
+    hashes = source_hashes(systems[0], cat_raws, allies)
     digests = source_digests(systems[0], cat_raws)
     known = known or {}
     changed = {cid for cid, h in hashes.items() if known.get(cid) != h}
@@ -172,11 +172,24 @@ def map_library(paths: list[Path], *, limits: ReadLimits = DEFAULT_LIMITS, known
         return _map_library(paths, limits=limits, known=known, allies=allies)
 
 
+def allies_table(allies: AlliesTable | Path | None) -> tuple[AlliesTable | None, str]:
+    """The allies table to import with (``None``: the project's) and its digest; (None, the reason) when it
+    cannot be used."""
+    if isinstance(allies, AlliesTable):
+        return allies, ""
+    try:
+        return read_allies_table(allies), ""
+    except AlliesTableError as exc:
+        return None, str(exc)
+
+
 def _map_library(paths: list[Path], *, limits: ReadLimits, known: dict[str, str] | None,
                  allies: AlliesTable | Path | None) -> MappedLibrary:
     out = MappedLibrary()
     started = time.perf_counter()
-    system, catalogues, report = read_library(paths, limits=limits, report=out.report, known=known)
+    table, table_problem = allies_table(allies)
+    system, catalogues, report = read_library(paths, limits=limits, report=out.report, known=known,
+                                              allies=table.digest if table is not None else "")
     report.parse_seconds = time.perf_counter() - started
     if report.read_errors or system is None:
         return out
@@ -227,16 +240,15 @@ def _map_library(paths: list[Path], *, limits: ReadLimits, known: dict[str, str]
             continue
         doc = map_catalogue(index, cat, rep, ptypes)
         doc["extra"]["battlescribe"].update({"source_hash": cat.source_hash, "source_files": cat.source_files,
-                                             "own_file": cat.digest, "mapping": MAPPING_VERSION})
+                                             "own_file": cat.digest, "mapping": MAPPING_VERSION,
+                                             "allies": table.digest if table is not None else ""})
         rep.status = "mapped"
         out.documents.append((rep, doc))
     own = [c for c in catalogues if not c.library]
     out.system_doc = system_document(index, own) if fow else generic_system_document(index, own)
     if fow:
-        try:
-            table = allies if isinstance(allies, AlliesTable) else read_allies_table(allies)
-        except AlliesTableError as exc:
-            report.read_errors.append(str(exc))
+        if table is None:
+            report.read_errors.append(table_problem)
             return out
         give_allies(table, out.system_doc, out.documents)
     report.map_seconds = time.perf_counter() - started
@@ -253,11 +265,14 @@ def give_allies(table: AlliesTable, system_doc: dict, documents: list) -> None:
         rep.allies_source = f"{Path(table.source).name}, {doc.get('period') or 'no period'}"
 
 
-def _unchanged_library(paths: list[Path], imports: list[dict], limits: ReadLimits) -> ImportReport | None:
+def _unchanged_library(paths: list[Path], imports: list[dict], limits: ReadLimits, allies: str
+                       ) -> ImportReport | None:
     """The report of an import that would change nothing (every file is one the current handbooks were made
-    from, by this version of the mapping), worked out from the files' digests alone; None otherwise."""
-    if not any(i["mapping"] == MAPPING_VERSION for i in imports):
-        return None  # no handbook made by this mapping: every file is to be read (no digest is needed yet)
+    from, by this version of the mapping, with this allies table: ``allies`` its digest), worked out from the
+    files' digests alone; None otherwise."""
+    imports = [i for i in imports if i["mapping"] == MAPPING_VERSION and i["allies"] == allies]
+    if not imports:
+        return None  # no handbook made so: every file is to be read (no digest is needed yet)
     files = data_files(paths)
     digests = {}
     for path in files:
@@ -265,7 +280,7 @@ def _unchanged_library(paths: list[Path], imports: list[dict], limits: ReadLimit
         if digest is None:
             return None
         digests[digest] = path
-    current = [i for i in imports if i["mapping"] == MAPPING_VERSION and set(i["files"]) <= set(digests)]
+    current = [i for i in imports if set(i["files"]) <= set(digests)]
     own = {i["digest"]: i for i in current}
     needed = {d for i in current for d in i["files"]}
     if not current or set(digests) - needed:
@@ -287,21 +302,26 @@ def _unchanged_library(paths: list[Path], imports: list[dict], limits: ReadLimit
 def import_library(paths: list[Path], *, dry_run: bool = False, limits: ReadLimits = DEFAULT_LIMITS,
                    allies: AlliesTable | Path | None = None) -> ImportReport:
     """Read, map and (unless ``dry_run``) load. Nothing is written unless every document loads. A catalogue
-    whose files and mapping code (the default allies table included) are those of its current handbook is
-    not mapped again; with another allies table every catalogue is."""
+    whose files, mapping code and allies table (``allies``, default the project's) are those of its current
+    handbook is not mapped again; with another allies table every catalogue is, and becomes a new revision."""
     with collector_paused():
         return _import_library(paths, dry_run=dry_run, limits=limits, allies=allies)
 
 
 def _import_library(paths: list[Path], *, dry_run: bool, limits: ReadLimits,
                     allies: AlliesTable | Path | None) -> ImportReport:
-    if not dry_run and allies is None:
-        quick = _unchanged_library(paths, current_imports(), limits)
+    table, _ = allies_table(allies)  # read once; a table that cannot be used is reported by map_library
+    imports = [] if dry_run else current_imports()
+    if table is not None and not dry_run:
+        quick = _unchanged_library(paths, imports, limits, table.digest)
         if quick is not None:
             return quick
-    mapped = map_library(paths, limits=limits, known=None if dry_run or allies is not None else current_source_hashes(),
-                         allies=allies)
+    mapped = map_library(paths, limits=limits, known=None if dry_run else current_source_hashes(),
+                         allies=table if table is not None else allies)
     report = mapped.report
+    if table is not None and any(i["mapping"] == MAPPING_VERSION and i["allies"] != table.digest for i in imports):
+        report.notes.append(f"the allies table ({Path(table.source).name}) is not the one the current handbooks "
+                            "were made with: every book is mapped again, and gets its allies from it")
     if report.read_errors or mapped.system_doc is None or dry_run:
         return report
 

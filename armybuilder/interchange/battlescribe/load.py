@@ -24,7 +24,8 @@ def current_source_hashes() -> dict[str, str]:
 
 
 def current_imports() -> list[dict]:
-    """What each current imported handbook was made from: its own file's digest, every file's, the mapping."""
+    """What each current imported handbook was made from: its own file's digest, every file's, the mapping, the
+    allies table's digest."""
     out = []
     rows = Handbook.objects.filter(source="battlescribe", is_current=True).values_list(
         "code", "name", "revision", "nation__code", "extra")
@@ -34,7 +35,7 @@ def current_imports() -> list[dict]:
         own = bs.get("own_file")
         if files and own and bs.get("mapping"):
             out.append({"code": code, "name": name, "revision": revision, "nation": nation, "files": files,
-                        "digest": own, "mapping": bs["mapping"]})
+                        "digest": own, "mapping": bs["mapping"], "allies": bs.get("allies")})
     return out
 
 

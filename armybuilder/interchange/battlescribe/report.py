@@ -59,6 +59,7 @@ class ImportReport:
     system: CatalogueReport | None = None
     catalogues: list[CatalogueReport] = field(default_factory=list)
     read_errors: list[str] = field(default_factory=list)  # files that could not be read: nothing was written
+    notes: list[str] = field(default_factory=list)  # what the import as a whole did differently, and why
     written: bool = False
     parse_seconds: float = 0.0
     map_seconds: float = 0.0
@@ -93,6 +94,8 @@ class ImportReport:
         out: list[str] = []
         for err in self.read_errors:
             out.append(f"UNREADABLE {err}")
+        for note in self.notes:
+            out.append(f"NOTE {note}")
         for r in self.all_reports():
             counts = ", ".join(f"{k} {v}" for k, v in sorted(r.counts.items()))
             sev = Counter(u.severity for u in r.unmapped)
