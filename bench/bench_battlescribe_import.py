@@ -5,7 +5,8 @@ Usage: python bench/bench_battlescribe_import.py [FOLDER]
 database, never the project's. Prints the time to only parse the XML files
 (the best of three runs, with the same parser and garbage-collector setting as the import),
 the full import (read + map + load) and a re-import with nothing changed, and
-their ratios to parsing (budgets: 4x and 1.5x).
+their ratios to parsing (budgets: 4x and 1.5x), in elapsed and in CPU time, with the machine's load average
+(on a loaded machine the CPU-time ratios are the ones that count).
 """
 import os
 import sys
@@ -64,8 +65,15 @@ def main() -> int:
     started, cpu = time.perf_counter(), time.process_time()
     again = import_library([folder])
     reimport, reimport_cpu = time.perf_counter() - started, time.process_time() - cpu
-    print(f"re-import (all unchanged): {reimport:6.2f} s, statuses {sorted({r.status for r in again.catalogues})}")
+    print(f"re-import (all unchanged): {reimport:6.2f} s (CPU {reimport_cpu:.2f} s), "
+          f"statuses {sorted({r.status for r in again.catalogues})}")
     print(f"ratio re-import/parse: {reimport / parse_only:.1f}x   (budget 1.5x; CPU {reimport_cpu / parse_cpu:.1f}x)")
+    load, cores = os.getloadavg()[0], os.cpu_count() or 1
+    if load > cores / 2:
+        print(f"machine loaded (load average {load:.1f} on {cores} cores): the CPU-time ratios are the ones to read; "
+              "wall times include waiting for the cores")
+    else:
+        print(f"load average {load:.1f} on {cores} cores")
     bench_engine()
     return 0
 
