@@ -831,6 +831,25 @@ def system_prefix_add(prefix: str) -> None:
     ADDED_PREFIXES.add(prefix)
 
 
+def code_like(code: IssueCode, prefix: str, *, rule: str) -> IssueCode:
+    """``code`` under another system's prefix, worded the same: a system added at run time may borrow a built-in
+    system's wording (``system_prefix_add`` first)."""
+    return IssueCode(f"{prefix}.{code.code.partition('.')[2]}", severity=code.severity, rule=rule,
+                     message=dict(code.messages), fix=dict(code.fixes) or None)
+
+
+def diagram_codes_like(source: str, prefix: str, *, rule: str) -> DiagramCodes:
+    """The diagram codes of the system ``source`` (for example ``"waf"``), worded the same, under ``prefix``.
+    One field may share a code with another (Operation WW2's count ranges), so each code is made once."""
+    made: dict[str, IssueCode] = {}
+    taken = diagram_codes(source)
+    values = {}
+    for f in fields(DiagramCodes):
+        code = getattr(taken, f.name)
+        values[f.name] = None if code is None else made.setdefault(code.code, code_like(code, prefix, rule=rule))
+    return DiagramCodes(**values)
+
+
 def system_codes_add(prefix: str, *, codes=(), diagram: DiagramCodes | None = None) -> None:
     """Register the codes of a system added at run time, and the codes the shared diagram checks report for
     it (``diagram``), once per process."""
