@@ -57,6 +57,7 @@ def run(database):
     sys.path.insert(0, str(ROOT))
     from datetime import date, timedelta
 
+    from bench_builder import build_force
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.db import connection
@@ -65,9 +66,8 @@ def run(database):
     from django.urls import include, path, reverse
     from django.utils import timezone
 
-    from armybuilder.services.events import services as ev
     from armybuilder.lists.selectors import army_list_force
-    from bench_builder import build_force
+    from armybuilder.services.events import services as ev
     from handbooks.models import GameSystem
     from tests.events.populate import populate_event
 

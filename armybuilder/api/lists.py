@@ -21,8 +21,8 @@ from rest_framework.views import APIView
 from armybuilder.downloads import attachment
 from armybuilder.lists import selectors as list_selectors
 from armybuilder.lists import services
-from armybuilder.lists.summary import army_list_summary_store
 from armybuilder.lists.models import ArmyList
+from armybuilder.lists.summary import army_list_summary_store
 from armybuilder.services.exports import list_json
 from handbooks import models as hb
 

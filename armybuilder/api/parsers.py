@@ -13,8 +13,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 from armybuilder.lists.listjson import MAX_BYTES, parse_list_json
-from armybuilder.lists.listjson.document import (MAX_DEPTH, ListDocumentError, RefusedJSON, bad_text,
-                                                       depth, loads_strict)
+from armybuilder.lists.listjson.document import MAX_DEPTH, ListDocumentError, RefusedJSON, bad_text, depth, loads_strict
 
 from .exceptions import PayloadTooLarge, ProblemsError
 

@@ -143,12 +143,11 @@ def _attempt(job: Job, kind: JobKind, log: dict) -> Outcome:
     logger.info("job started", extra=log)
     started = time.perf_counter()
     try:
-        with Heartbeat(job.pk) as heartbeat:
-            with transaction.atomic() if kind.atomic else nullcontext():
-                result = kind.func(JobContext(job, heartbeat))
-                if not isinstance(result, JobResult):
-                    result = JobResult(data=result if isinstance(result, dict) else None)
-                _finish(job, status=Job.SUCCEEDED, message=result.message or "Done", result=result)
+        with Heartbeat(job.pk) as heartbeat, transaction.atomic() if kind.atomic else nullcontext():
+            result = kind.func(JobContext(job, heartbeat))
+            if not isinstance(result, JobResult):
+                result = JobResult(data=result if isinstance(result, dict) else None)
+            _finish(job, status=Job.SUCCEEDED, message=result.message or "Done", result=result)
     except JobError as exc:
         _finish(job, status=Job.FAILED, message="Failed", error=str(exc))
         logger.info("job failed", extra={**log, "error": str(exc)})

@@ -11,12 +11,11 @@ import threading
 from collections import defaultdict
 
 from django.core.cache import cache
-
 from django.db.models.signals import post_delete
 
-from handbooks import models as m
 from armybuilder.rules import data as g
 from armybuilder.rules.battlescribe.catalogue import Catalogue
+from handbooks import models as m
 
 _cache: dict[int, g.HandbookData] = {}
 _ids: dict[tuple[str, str, int], int] = {}

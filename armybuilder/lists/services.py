@@ -4,12 +4,11 @@ Each operation takes ``expected_version``: the version the caller last saw.
 The version is bumped with one conditional UPDATE, so of two tabs editing the
 same list the stale one fails with ``StaleListError`` and changes nothing.
 """
+import dataclasses
 import uuid
 
 from django.db import transaction
 from django.db.models import F, Max
-
-import dataclasses
 
 from armybuilder.lists.listjson import resolve_document
 from armybuilder.lists.listjson.document import ListDocumentError, ListProblem
@@ -357,7 +356,7 @@ def _write_parts(army_list: ArmyList, doc: dict, handbook: hb.Handbook, books: d
             via_box=boxes[(book.pk, item["via_box"])] if "via_box" in item else None))
     ListFormation.objects.bulk_create(list_formations)
     with_parent = []
-    for item, list_formation in zip(doc.get("formations", []), list_formations):
+    for item, list_formation in zip(doc.get("formations", []), list_formations, strict=False):
         if "parent" in item:
             list_formation.parent = list_formations[int(item["parent"].rsplit("/", 1)[1])]
             with_parent.append(list_formation)

@@ -8,9 +8,17 @@ from armybuilder.lists.selectors import army_list_get_for_user, army_list_get_sh
 from armybuilder.services.exports import list_pdf
 from armybuilder.services.printing.forms import RosterOptionsForm, VerifyForm
 from armybuilder.services.printing.options import render_options, saved_print_options
-from armybuilder.services.printing.services import (BadCode, ListDocumentError, roster_filename, roster_pdf_cached,
-                                                    roster_pdf_job_start, roster_qr_path,
-                                                    roster_renders_in_background, roster_verify, share_path)
+from armybuilder.services.printing.services import (
+    BadCode,
+    ListDocumentError,
+    roster_filename,
+    roster_pdf_cached,
+    roster_pdf_job_start,
+    roster_qr_path,
+    roster_renders_in_background,
+    roster_verify,
+    share_path,
+)
 
 
 def _options_or_400(request, army_list=None):

@@ -2,10 +2,10 @@
 from collections import Counter, defaultdict
 
 from . import generic
-from .force import Force, ForceFormation, ForceUnit
-from .data import in_variant
 from . import issue_codes as c
 from .battlescribe.check import check_battlescribe, unit_teams, unit_transports
+from .data import in_variant
+from .force import Force, ForceFormation, ForceUnit
 from .report import ERROR, Report, RuleRef
 
 SYSTEM = "fow4"

@@ -1,8 +1,8 @@
 """Checks and sums every system shares: points, sizes, upgrades, boxes, constraints."""
 from collections import Counter
 
-from .force import Force, ForceCard, ForceUnit
 from .data import BoxData, in_variant
+from .force import Force, ForceCard, ForceUnit
 from .issue_codes import IssueCode, diagram_codes
 from .report import Report, RuleRef
 

@@ -10,14 +10,13 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from armybuilder.rules.force import Force, ForceFormation, ForceUnit
-from armybuilder.rules.data import BoxData, HandbookData, UnitData, in_variant
-from armybuilder.rules.generic import card_points
-from armybuilder.rules.report import Issue, Report
-
 from armybuilder.rules.battlescribe.choices import alternatives, cheapest_price, size_teams
 from armybuilder.rules.battlescribe.editing import card_place, unit_slot
 from armybuilder.rules.battlescribe.names import display_name
+from armybuilder.rules.data import BoxData, HandbookData, UnitData, in_variant
+from armybuilder.rules.force import Force, ForceFormation, ForceUnit
+from armybuilder.rules.generic import card_points
+from armybuilder.rules.report import Issue, Report
 from armybuilder.systems import system_for
 from armybuilder.systems.figures import option_pool_text
 

@@ -25,12 +25,11 @@ API = "/api/v1/matchups/"
 @pytest.fixture(scope="module")
 def bundled_books(django_db_setup, django_db_blocker):
     """Every bundled system and sample book, loaded once for this module (rolled back after it)."""
-    with django_db_blocker.unblock():
-        with transaction.atomic():
-            gamedata.clear_cache()
-            call_command("load_handbooks", verbosity=0)
-            yield
-            transaction.set_rollback(True)
+    with django_db_blocker.unblock(), transaction.atomic():
+        gamedata.clear_cache()
+        call_command("load_handbooks", verbosity=0)
+        yield
+        transaction.set_rollback(True)
     gamedata.clear_cache()
 
 
@@ -156,7 +155,7 @@ def test_war_aint_fair_activation_dice_and_set_up(books, owner, owner_client):
                                                             ("WG100/platoon-1", "WG103", "three"),
                                                             ("WG100/platoon-2", "WG103", "three")])])
     british = build(owner, "sample-waf-britain", [("WB200", [("WB200/hq", "WB202", "one")])])
-    for letter, row in zip("CAB", ListUnit.objects.filter(army_list=german).order_by("pk")):
+    for letter, row in zip("CAB", ListUnit.objects.filter(army_list=german).order_by("pk"), strict=False):
         s.army_list_set_setup(army_list=german, list_unit=row, letter=letter)
     matchup_id = made(owner_client, german, list_b=british.public_id).json()["id"]
     dice = owner_client.get(tool_url(matchup_id, "activation-dice")).json()

@@ -10,11 +10,11 @@ from django.core.management import call_command
 from django.core.wsgi import get_wsgi_application
 from django.urls import URLPattern, URLResolver
 from hypothesis import HealthCheck, settings
-from armybuilder.api.services import api_token_rotate
 from rest_framework.test import APIClient
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from armybuilder.api import urls as api_urls
+from armybuilder.api.services import api_token_rotate
 from armybuilder.lists import services
 from armybuilder.lists.models import ArmyList
 from tests.factories import ArmyListFactory, ListCardFactory, ListFormationFactory, ListUnitFactory, UserFactory

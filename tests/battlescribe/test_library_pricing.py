@@ -267,9 +267,9 @@ def test_units_priced_at_zero_are_free_in_the_data(book):
 
 # -- rosters: export -> import -> export on real Flames of War lists -----------------------------------------
 def round_trip(doc):
-    from armybuilder.services.rosters import roster_export, roster_import
     from armybuilder.lists.selectors import army_list_document
     from armybuilder.lists.services import army_list_import
+    from armybuilder.services.rosters import roster_export, roster_import
 
     first = army_list_import(doc=doc)
     ros = roster_export(first)

@@ -12,9 +12,9 @@ from armybuilder.interchange.battlescribe import import_library
 from armybuilder.interchange.battlescribe.roster import BattleScribeRosterError, read_roster_bytes
 from armybuilder.interchange.battlescribe.roster_map import roster_to_document
 from armybuilder.interchange.battlescribe.roster_write import zip_roster
-from armybuilder.services.rosters import roster_export, roster_import
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import DbCatalog, army_list_document
+from armybuilder.services.rosters import roster_export, roster_import
 
 from .helpers import same_list
 

@@ -8,9 +8,24 @@ from armybuilder.rules import generic
 from armybuilder.rules.data import ChoiceData
 from armybuilder.rules.report import Report, RuleRef
 
+from .build import (
+    a_book,
+    a_box,
+    a_card,
+    a_constraint,
+    a_force,
+    a_formation,
+    a_group,
+    a_size,
+    a_unit,
+    an_upgrade,
+    field,
+    give,
+    issue,
+    issues,
+    take,
+)
 from .codes import X_OVER_LIMIT
-from .build import (a_book, a_box, a_card, a_constraint, a_force, a_formation, a_group, a_size, a_unit,
-                    an_upgrade, field, give, issue, issues, take)
 
 RULES = {}
 

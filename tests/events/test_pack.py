@@ -12,13 +12,13 @@ import zipfile
 import pytest
 from pypdf import PdfReader
 
+from armybuilder.jobs.models import Job
+from armybuilder.lists import services as s
+from armybuilder.lists.listjson import parse_list_json
+from armybuilder.lists.services import army_list_import
 from armybuilder.services.events import services as ev
 from armybuilder.services.events.pack import build
 from armybuilder.services.events.pack import services as pack
-from armybuilder.lists.listjson import parse_list_json
-from armybuilder.jobs.models import Job
-from armybuilder.lists import services as s
-from armybuilder.lists.services import army_list_import
 
 from .conftest import make_user, panzer_company
 
@@ -254,7 +254,7 @@ def test_the_contents_give_each_roster_its_first_page_across_contents_pages():
     assert len(reader.pages) == 3
     text = " ".join(page.extract_text() for page in reader.pages[1:]).replace("\n", " ")
     page = 3 + 1  # after the cover and the two contents pages
-    for entry, count in zip(entries, counts):
+    for entry, count in zip(entries, counts, strict=False):
         assert f"{entry.code} {page}" in text, entry.code
         page += count
     assert "(continued)" in reader.pages[2].extract_text()

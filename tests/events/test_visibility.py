@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from armybuilder.api.services import api_token_rotate
+from armybuilder.lists import services as s
 from armybuilder.services.events import services as ev
 from armybuilder.services.events.models import Event
-from armybuilder.lists import services as s
 
 from .conftest import make_user, panzer_company
 

@@ -16,8 +16,8 @@ from armybuilder.lists import services as list_services
 from armybuilder.lists.matchups import matchup_create
 from armybuilder.lists.models import ArmyList
 
-from .world import PASSWORD, SECRET_NAME, SECRET_NOTES, build_world, concrete_paths
 from .ways_in import request_methods, routes
+from .world import PASSWORD, SECRET_NAME, SECRET_NOTES, build_world, concrete_paths
 
 pytestmark = pytest.mark.django_db
 ROLES = ("anonymous", "owner", "other", "staff", "visitor")

@@ -90,8 +90,8 @@ def _matchup(world):
 def _hof_matchup(world):
     """A Hail of Fire match-up of the owner's (the sample Kampfgruppe against a copy of it), so that the
     parity procedure's steps read the hostile bodies instead of answering 404 for a system without one."""
-    from armybuilder.lists.listjson import parse_list_json
     from armybuilder.lists import services as s
+    from armybuilder.lists.listjson import parse_list_json
     from armybuilder.lists.matchups import matchup_create
     from handbooks.services import handbooks_load_paths
 

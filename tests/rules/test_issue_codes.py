@@ -573,10 +573,10 @@ def test_a_list_on_a_system_without_rules_is_reported_with_the_registered_code(t
 
 @pytest.mark.django_db
 def test_an_event_pack_that_allows_nothing_reports_registered_codes_worded_from_their_templates(test_books):
-    from armybuilder.services.events.services import check_document
     from armybuilder.lists.selectors import list_document_report
     from armybuilder.rules import check
     from armybuilder.rules.event_pack import PackSettings, check_with_pack
+    from armybuilder.services.events.services import check_document
 
     from .listdocs import card, formation, listdoc, tank_company, unit
 

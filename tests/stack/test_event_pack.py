@@ -2,9 +2,9 @@
 per roster, shared between two worker processes), the job combines them; a rebuild after one list changed draws
 exactly that one. Run with the other stack tests (make test-stack, or pytest tests/stack --stack)."""
 import io
-from collections import Counter
 import json
 import time
+from collections import Counter
 
 import pytest
 from pypdf import PdfReader

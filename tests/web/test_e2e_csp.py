@@ -2,7 +2,6 @@
 work under it, in real Chromium: the builder with its htmx swaps, and the self-hosted API docs."""
 import pytest
 
-
 from .browser import PYTESTMARK, choose, expect, pick
 
 pytestmark = PYTESTMARK

@@ -23,8 +23,8 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from armybuilder.services.rosters import roster_export
 from armybuilder.lists.models import ArmyList
+from armybuilder.services.rosters import roster_export
 from tests.battlescribe import oracle
 from tests.battlescribe.conftest import BSDATA_DIR, shared_data_missing
 

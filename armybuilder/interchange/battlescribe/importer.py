@@ -23,7 +23,13 @@ from .nodes import Catalogue, flag, number
 from .parse import parse_document
 from .report import CatalogueReport, ImportReport
 from .safe_read import (
-    DEFAULT_LIMITS, XML_SUFFIXES, ZIP_SUFFIXES, BattleScribeReadError, ReadLimits, file_digest, read_document,
+    DEFAULT_LIMITS,
+    XML_SUFFIXES,
+    ZIP_SUFFIXES,
+    BattleScribeReadError,
+    ReadLimits,
+    file_digest,
+    read_document,
 )
 from .system import generic_system_document, profile_type_table, system_document
 

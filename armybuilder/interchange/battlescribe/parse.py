@@ -4,8 +4,19 @@ from __future__ import annotations
 from xml.etree.ElementTree import Element
 
 from .nodes import (
-    Catalogue, CatalogueLink, CategoryLink, Characteristic, CostType, InfoGroup, InfoLink, Node, Profile,
-    ProfileType, Rule, flag, number,
+    Catalogue,
+    CatalogueLink,
+    CategoryLink,
+    Characteristic,
+    CostType,
+    InfoGroup,
+    InfoLink,
+    Node,
+    Profile,
+    ProfileType,
+    Rule,
+    flag,
+    number,
 )
 from .safe_read import RawDocument
 

@@ -8,8 +8,8 @@ from typing import Protocol
 from armybuilder.rules.battlescribe.catalogue import CatalogueError
 from armybuilder.rules.battlescribe.force_tree import force_roster
 from armybuilder.rules.battlescribe.tree import SelectionData
-from armybuilder.rules.force import Force, ForceCard, ForceFormation, ForceUnit, ForceUpgrade
 from armybuilder.rules.data import HandbookData
+from armybuilder.rules.force import Force, ForceCard, ForceFormation, ForceUnit, ForceUpgrade
 
 from . import legacy
 from .document import ListDocumentError, ListProblem, validate_list_document

@@ -111,7 +111,7 @@ class GroupSlot:
     entry: Entry
     links: tuple
     path: str  # roster entryGroupId relative to the parent
-    parent: "GroupSlot | None" = None
+    parent: GroupSlot | None = None
     slots: list = field(default_factory=list)
     index: int = 0
 
@@ -124,7 +124,7 @@ class Layout:
     checks: object = None  # LayoutChecks, compiled on first use
     plan: object = None  # the evaluator's index of those checks by what they count (made on first use)
 
-    def find(self, path: str) -> "Slot | None":
+    def find(self, path: str) -> Slot | None:
         """The slot a roster entry path names: exact, then by its last two ids, then by its entry id."""
         try:
             return self.by_path[path]
@@ -137,7 +137,7 @@ class Layout:
             self.by_path[path] = slot
         return slot
 
-    def _search(self, path) -> "Slot | None":
+    def _search(self, path) -> Slot | None:
         parts = [p for p in str(path or "").split("::") if p]
         if not parts:
             return None
@@ -265,7 +265,7 @@ class Catalogue:
         return None
 
     # -- merged views (worked out once per entry: they are asked for at every check) --------------
-    def view(self, entry: Entry) -> "EntryView":
+    def view(self, entry: Entry) -> EntryView:
         key = (entry.key, entry.node_id)
         view = self._views.get(key)
         if view is None:
@@ -343,9 +343,7 @@ class Catalogue:
                 ctype = c.get("type")
                 scope = str(c.get("scope") or "")
                 children = bool(c.get("children"))
-                if is_group:
-                    key = owner
-                elif c.get("shared") is False:
+                if is_group or c.get("shared") is False:
                     key = owner
                 else:
                     key = entry.id

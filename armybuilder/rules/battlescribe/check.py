@@ -253,7 +253,7 @@ def _issue(v: Violation, ev: Evaluation, report: Report, codes: BattleScribeCode
 
 
 # -- what a unit holds ---------------------------------------------------------------------------------
-def _unit_figures(result: "BattleScribeCheck") -> dict:
+def _unit_figures(result: BattleScribeCheck) -> dict:
     """Teams and transport attachments of every unit, worked out in one walk and kept on the result."""
     if result.figures is not None:
         return result.figures
@@ -294,14 +294,14 @@ def selection_teams(ev: Evaluation, sel: Sel, depth: int = 0) -> int:
     return total
 
 
-def unit_teams(result: "BattleScribeCheck | None", pointer: str) -> int:
+def unit_teams(result: BattleScribeCheck | None, pointer: str) -> int:
     """Teams in a unit, as :func:`selection_teams` reads them; no count anywhere: its name, else one team."""
     if result is None:
         return 0
     return _unit_figures(result).get(pointer, (0, 0))[0]
 
 
-def unit_transports(result: "BattleScribeCheck | None", pointer: str) -> int:
+def unit_transports(result: BattleScribeCheck | None, pointer: str) -> int:
     """Transport attachments chosen for a unit: each is a game unit of its own."""
     if result is None:
         return 0

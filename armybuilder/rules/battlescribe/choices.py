@@ -68,7 +68,7 @@ def _is_card_group(group: GroupSlot) -> bool:
 
 
 # -- the cheapest price of a choice ------------------------------------------------------------------
-_prices: "weakref.WeakKeyDictionary[Catalogue, dict]" = weakref.WeakKeyDictionary()
+_prices: weakref.WeakKeyDictionary[Catalogue, dict] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 
 

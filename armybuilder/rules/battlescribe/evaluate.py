@@ -696,7 +696,7 @@ class Evaluation:
                     stack.extend(reversed(sel.children))
         return out
 
-    def _check_container(self, node, force: ForceScope, compiled: "Plan", out: list, seen: set) -> None:
+    def _check_container(self, node, force: ForceScope, compiled: Plan, out: list, seen: set) -> None:
         """Every constraint of every entry and group offered under ``node``, selected there or not, in the order
         the layout's checks were compiled (catalogue.checks). Minimums are always looked at; an entry's
         maximums only when it is chosen here (see _judge_check), a group's parent-scope maximum when one of
@@ -776,7 +776,7 @@ class Evaluation:
                 if count and (count > check.value or check.modified or check.constraint.get("percent")):
                     self._judge_check(check, count, node, force, hidden_here, out, seen)
 
-    def _check_alone(self, node, child: Sel, seat: tuple, force: ForceScope, compiled: "Plan", out: list,
+    def _check_alone(self, node, child: Sel, seat: tuple, force: ForceScope, compiled: Plan, out: list,
                      seen: set) -> None:
         """:meth:`_check_container` for a node holding one selection whose number breaks no parent-scope limit
         (``Plan.seat``): what is left are its visibility, the minimums counted elsewhere and its maximums in
@@ -935,7 +935,7 @@ class Evaluation:
                         seen)
 
 
-_category_checks: "weakref.WeakKeyDictionary[Catalogue, dict]" = weakref.WeakKeyDictionary()
+_category_checks: weakref.WeakKeyDictionary[Catalogue, dict] = weakref.WeakKeyDictionary()
 _category_lock = threading.Lock()
 
 

@@ -65,7 +65,7 @@ class Block:
 
     @property
     def header(self) -> list[tuple[str, int]]:
-        return list(zip(self.columns, self.widths or [None] * len(self.columns)))
+        return list(zip(self.columns, self.widths or [None] * len(self.columns), strict=False))
 
 
 @dataclass

@@ -8,7 +8,6 @@ from django.views.decorators.http import require_GET, require_http_methods
 from armybuilder.downloads import attachment
 from armybuilder.jobs.selectors import job_status
 from armybuilder.jobs.views import POLL_SECONDS
-
 from armybuilder.services.events import selectors
 from armybuilder.services.events.models import Registration
 from armybuilder.services.events.pack import services as pack

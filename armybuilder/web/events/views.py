@@ -12,13 +12,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armybuilder.downloads import attachment
 from armybuilder.lists.selectors import army_lists_visible_to
-from armybuilder.services.printing.forms import RosterOptionsForm
-from handbooks.models import Handbook
-
 from armybuilder.services.events import selectors, services
 from armybuilder.services.events.exports import submission_filename, submission_json, submission_pdf, submission_ros
 from armybuilder.services.events.models import Registration
 from armybuilder.services.events.services import EventError, EventPermissionError
+from armybuilder.services.printing.forms import RosterOptionsForm
+from handbooks.models import Handbook
 
 from .forms import EventForm, OrganiserForm, ReviewForm, SubmitForm
 

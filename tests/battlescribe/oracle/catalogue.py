@@ -158,7 +158,7 @@ class Element:
     categories: list
     children: list
     default_id: str
-    catalogue: "Catalogue" = field(repr=False)
+    catalogue: Catalogue = field(repr=False)
 
 
 def _element(el, cat) -> Element:
@@ -182,7 +182,7 @@ class CategoryEntry:
     hidden: bool
     constraints: list
     modifiers: list
-    catalogue: "Catalogue" = field(repr=False)
+    catalogue: Catalogue = field(repr=False)
 
 
 @dataclass(slots=True, eq=False)
@@ -194,7 +194,7 @@ class ForceEntry:
     modifiers: list
     categories: list  # CategoryLink, with their constraints
     forces: list  # nested ForceEntry
-    catalogue: "Catalogue" = field(repr=False)
+    catalogue: Catalogue = field(repr=False)
 
 
 def _force_entry(el, cat) -> ForceEntry:
@@ -217,7 +217,7 @@ class Catalogue:
     force_entries: list = field(default_factory=list)
     cost_types: dict = field(default_factory=dict)  # id -> name
     catalogue_links: list = field(default_factory=list)  # (target catalogue id, importRootEntries)
-    game_system: "Catalogue | None" = None
+    game_system: Catalogue | None = None
     linked: list = field(default_factory=list)  # resolved Catalogue objects of catalogue_links
     not_read: dict = field(default_factory=dict)  # what this oracle skips on purpose -> count (see README)
 

@@ -583,9 +583,7 @@ class Evaluation:
             anchor = self.resolve_scope(c.q.scope, holder, self_sel, where)
         if anchor is None:
             return
-        if isinstance(key, tuple) and key[0] == "cat":
-            key = key[1]
-        elif isinstance(key, tuple) and key[0] == "force":
+        if isinstance(key, tuple) and key[0] == "cat" or isinstance(key, tuple) and key[0] == "force":
             key = key[1]
         # the same constraint reached from several holders counts once per place it counts in; ids are
         # not unique in the data (copied entries keep their constraint ids), so the owner is part of it

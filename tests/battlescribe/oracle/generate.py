@@ -126,7 +126,7 @@ class Builder:
             return r, r.forces[0]
         copies = [Selection(entry_id=s.entry_id, entry_group_id=s.entry_group_id, number=s.number, type=s.type,
                             name=s.name, id=s.id) for s in chain]
-        for outer, inner in zip(copies, copies[1:]):
+        for outer, inner in zip(copies, copies[1:], strict=False):
             outer.children = [inner]
         copies[-1].children = list(children)
         r = self.roster([copies[0]])

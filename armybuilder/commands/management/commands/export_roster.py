@@ -5,9 +5,9 @@ from django.core.management.base import CommandError
 
 from armybuilder.commands import ProjectCommand
 from armybuilder.interchange.battlescribe.roster import BattleScribeRosterError
-from armybuilder.services.exports import list_roster
 from armybuilder.lists.listjson.document import shorten
 from armybuilder.lists.models import ArmyList
+from armybuilder.services.exports import list_roster
 
 
 class Command(ProjectCommand):

@@ -5,8 +5,8 @@ from django.core.management.base import CommandError
 
 from armybuilder.commands import ProjectCommand, bounded_text, short
 from armybuilder.interchange.battlescribe.roster import ROSTER_LIMITS, BattleScribeRosterError
-from armybuilder.services.rosters import roster_import
 from armybuilder.lists.listjson.document import ListDocumentError
+from armybuilder.services.rosters import roster_import
 
 
 class Command(ProjectCommand):
