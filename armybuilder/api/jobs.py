@@ -150,5 +150,5 @@ class BattleScribeImportApi(APIView):
         try:
             job = battlescribe_import_enqueue(owner=request.user, uploads=uploads)
         except UploadError as exc:
-            raise ProblemsError([{"pointer": "/files", "message": str(exc)}])
+            raise ProblemsError([{"pointer": "/files", "message": str(exc)}]) from exc
         return job_response(job, 202)

@@ -311,7 +311,7 @@ def _formation_at_pointer(army_list: ArmyList, pointer: str, field: str):
     try:
         return selectors.list_formation_at(army_list=army_list, index=int(match.group(1)))
     except Http404 as exc:
-        raise serializers.ValidationError({field: [str(exc)]})
+        raise serializers.ValidationError({field: [str(exc)]}) from exc
 
 
 class FormationAddInputSerializer(InputSerializer):
@@ -506,7 +506,7 @@ class CardAddInputSerializer(InputSerializer):
             data["target_unit"] = selectors.list_unit_at(army_list=army_list, formation_index=formation_index,
                                                          index=index)
         except Http404 as exc:
-            raise serializers.ValidationError({"target": [str(exc)]})
+            raise serializers.ValidationError({"target": [str(exc)]}) from exc
         return data
 
 

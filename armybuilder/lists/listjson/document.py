@@ -104,15 +104,15 @@ def parse_list_json(raw: bytes | str) -> dict:
         try:
             raw = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise ListDocumentError([ListProblem("", f"not UTF-8 text (byte {exc.start})")])
+            raise ListDocumentError([ListProblem("", f"not UTF-8 text (byte {exc.start})")]) from exc
     try:
         doc = loads_strict(raw)
     except json.JSONDecodeError as exc:
-        raise ListDocumentError([ListProblem("", f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")])
+        raise ListDocumentError([ListProblem("", f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")]) from exc
     except RecursionError:
-        raise ListDocumentError([ListProblem("", f"nested more than {MAX_DEPTH} levels deep")])
+        raise ListDocumentError([ListProblem("", f"nested more than {MAX_DEPTH} levels deep")]) from None
     except RefusedJSON as exc:
-        raise ListDocumentError([ListProblem("", f"not a usable list: {exc}")])
+        raise ListDocumentError([ListProblem("", f"not a usable list: {exc}")]) from exc
     if depth(doc, MAX_DEPTH) > MAX_DEPTH:
         raise ListDocumentError([ListProblem("", f"nested more than {MAX_DEPTH} levels deep")])
     problem = bad_text(doc)
