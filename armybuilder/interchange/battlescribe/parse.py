@@ -200,7 +200,7 @@ class _Parser:
 
     def info_group(self, el: Element) -> InfoGroup:
         firsts = _firsts(el)
-        kids = lambda name: firsts[name] if name in firsts else ()  # noqa: E731
+        kids = lambda name: firsts.get(name, ())  # noqa: E731
         g = InfoGroup(el.get("id", ""), el.get("name", ""), flag(el.get("hidden")),
                       [self.profile(p) for p in kids("profiles")], [self.rule(r) for r in kids("rules")],
                       [self.info_link(i) for i in kids("infoLinks")],

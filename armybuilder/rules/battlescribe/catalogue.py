@@ -343,10 +343,7 @@ class Catalogue:
                 ctype = c.get("type")
                 scope = str(c.get("scope") or "")
                 children = bool(c.get("children"))
-                if is_group or c.get("shared") is False:
-                    key = owner
-                else:
-                    key = entry.id
+                key = owner if is_group or c.get("shared") is False else entry.id
                 fast, fast_key = "", None
                 plain = c.get("field") == "selections" and not c.get("percent") and not c.get("forces")
                 if plain and scope == "parent" and not children:

@@ -136,10 +136,7 @@ def bind_path(catalogue: Catalogue, path: str, number: int, children: tuple, par
               pointer: str, problems: list, depth: int = 0) -> Sel | None:
     """:func:`bind` of a selection given by its parts (``children`` are SelectionData): the binding every check
     does for every selection of the list, so no keyword arguments and each layout read from the slot."""
-    if parent is None:
-        layout = catalogue.root_layout()
-    else:
-        layout = parent.slot.layout or catalogue.slot_layout(parent.slot)
+    layout = catalogue.root_layout() if parent is None else parent.slot.layout or catalogue.slot_layout(parent.slot)
     slot = layout.by_path.get(path) if path.__class__ is str else None
     if slot is None:
         slot = layout.find(path)

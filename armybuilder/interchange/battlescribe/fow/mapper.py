@@ -46,7 +46,7 @@ class FowMapper(UnitMapping, CardMapping, FormationMapping):
                 self.report.info(cost_type.id, "costType", f"cost type {cost_type.name!r}: list points are "
                                  f"{self.index.cost_types[self.pts].name!r}; its values are kept per entry "
                                  "(extra.bs.costs) and totalled in the list report's figures")
-        for node, owner_cat in self.root_entries():
+        for node, _owner_cat in self.root_entries():
             entry = self.index.entry(node, cat.id)
             if entry is None:
                 self.report.error(node.id, "entryLink", f"root link {node.name!r} → {node.target_id!r}: target "

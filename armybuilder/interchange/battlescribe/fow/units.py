@@ -101,7 +101,7 @@ class UnitMapping(MapperBase):
             if model_group is not None:
                 extra["model_group"] = self.code(model_group.path, "upgrade group")
         if model_sets:
-            for ctype, n, points, mod in sorted(model_sets, key=lambda t: t[1]):
+            for ctype, n, points, _mod in sorted(model_sets, key=lambda t: t[1]):
                 label = f"{n}{'+' if ctype != 'equalTo' else ''} teams"
                 sizes.append({"code": safe_code(f"{code}/n{n}{'plus' if ctype != 'equalTo' else ''}"), "label": label,
                               "teams": n, "points": as_points(points, self.report, code, "size"),
