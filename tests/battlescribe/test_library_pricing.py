@@ -310,7 +310,7 @@ def test_a_list_with_cards_and_options_exports_costs_per_selection(book):
     assert second == ros
     ns = {"r": "http://www.battlescribe.net/schema/rosterSchema"}
     root = ET.fromstring(ros)
-    sizes = [s for s in root.iter("{%s}selection" % ns["r"]) if s.get("entryId", "").endswith("9ab2-37b0-3d6a-e6d1")]
+    sizes = [s for s in root.iter(f"{{{ns['r']}}}selection") if s.get("entryId", "").endswith("9ab2-37b0-3d6a-e6d1")]
     assert [c.get("value") for c in sizes[0].find("r:costs", ns)] == ["4.0"]
     total = float(root.find("r:costs/r:cost", ns).get("value"))
     assert total == list_document_report(doc)[1].total_points == again.report.total_points

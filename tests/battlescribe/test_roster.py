@@ -75,7 +75,7 @@ def test_the_phalanx_roster_round_trips_byte_for_byte(phalanx):
     assert [c.get("value") for c in root.findall("r:costs/r:cost", NS)] == ["114.0", "32.0"]
     assert [el.tag.rsplit("}", 1)[-1] for el in root] == ["costs", "costLimits", "forces"]
     # Each selection's costs, as in BattleScribe: the Big Rig (link 013c-0969-52c7-a739) 50 points, 30 fuel.
-    rig = next(s for s in root.iter("{%s}selection" % NS["r"]) if s.get("entryId", "").startswith("013c") and
+    rig = next(s for s in root.iter(f"{{{NS['r']}}}selection") if s.get("entryId", "").startswith("013c") and
                s.get("type") == "unit")
     assert [c.get("value") for c in rig.find("r:costs", NS)] == ["50.0", "30.0"]
 

@@ -34,7 +34,7 @@ ROOT = Path(settings.BASE_DIR)
 SOURCE = ROOT / "armybuilder"
 REGISTRY_FILE = SOURCE / "rules" / "issue_codes.py"
 DIGESTS = ROOT.parent / "shared" / "rules"
-CODE_SHAPE = re.compile(r"^(%s)\.[a-z0-9_]+\.[a-z0-9_]+$" % "|".join(ic.SYSTEMS))
+CODE_SHAPE = re.compile(rf"^({'|'.join(ic.SYSTEMS)})\.[a-z0-9_]+\.[a-z0-9_]+$")
 
 
 def _example(code="fow.example.problem", **kw) -> IssueCode:
@@ -88,9 +88,9 @@ def test_a_code_needs_a_known_severity_a_rule_and_a_message():
 @pytest.mark.parametrize("placeholder", ["pointer", "form", "rule", "fix", "box"])
 def test_a_template_may_not_use_a_word_that_reporting_takes_as_a_keyword(placeholder):
     with pytest.raises(ValueError, match="reserved"):
-        _example(message="{%s} is wrong." % placeholder)
+        _example(message=f"{{{placeholder}}} is wrong.")
     with pytest.raises(ValueError, match="reserved"):
-        _example(fix="Change {%s}." % placeholder)
+        _example(fix=f"Change {{{placeholder}}}.")
 
 
 def test_a_template_takes_plain_names_only():

@@ -20,7 +20,7 @@ MAX_MESSAGE_CHARS = 400
 SCHEMA_PATH = Path(__file__).resolve().parents[3] / "docs" / "schemas" / "list.schema.json"
 
 
-_QUOTED = re.compile(r"""(['"])([^'"]{%d,})\1""" % (MAX_QUOTED_CHARS + 1))
+_QUOTED = re.compile(rf"""(['"])([^'"]{{{MAX_QUOTED_CHARS + 1},}})\1""")
 
 
 def _short_message(message: str) -> str:
