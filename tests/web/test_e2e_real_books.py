@@ -13,6 +13,7 @@ and its first pages are rendered (pdftoppm) beside the builder screenshots at de
 (to $BUILDER_SCREENSHOTS if set). axe-core finds no serious problem on any builder page.
 The clicks the player needs for the Afrika Korps force are counted and printed.
 """
+import io
 import os
 import re
 import shutil
@@ -41,7 +42,7 @@ def real_books(live_server):
         shared_data_missing(f"BSData library not found at {BSDATA_DIR}")
     fresh_caches()
     call_command("load_handbooks", str(Path(settings.HANDBOOK_DATA_DIR) / "systems"), verbosity=0)
-    call_command("import_battlescribe", str(BSDATA_DIR), verbosity=0, stdout=open(os.devnull, "w"))
+    call_command("import_battlescribe", str(BSDATA_DIR), verbosity=0, stdout=io.StringIO())
     yield live_server
     fresh_caches()
 

@@ -68,7 +68,7 @@ def test_rendering_the_builder_costs_the_same_for_a_small_and_a_large_list(playe
     small, large = small_and_large
     counts = []
     for army in (small, large, small, large):  # the first two warm the per-revision game-data cache
-        counts.append(count(lambda: player_client.get(reverse("web:builder", args=[army.public_id]))))
+        counts.append(count(lambda army=army: player_client.get(reverse("web:builder", args=[army.public_id]))))
     assert counts[2] == counts[3]
     assert counts[3] <= 12
 
@@ -98,7 +98,7 @@ def test_undo_redo_and_restore_cost_the_same_for_a_small_and_a_large_list(player
             army.refresh_from_db()
             if data.get("to") == "before":
                 data = {"to": army.version - 2}  # the name change's own version, before undo and redo
-            per_list.append(count(lambda: action(player_client, army, name, **data)))
+            per_list.append(count(lambda army=army, name=name, data=data: action(player_client, army, name, **data)))
             data = {"to": "before"} if name == "restore" else data
         counts[name] = per_list
     assert all(a == b for a, b in counts.values()), counts
@@ -120,7 +120,7 @@ def test_the_builder_with_history_and_a_book_update_costs_the_same_for_a_small_a
     for army in (small, large, small, large):
         response = player_client.get(reverse("web:builder", args=[army.public_id]))
         assert 'id="book-update"' in response.content.decode()
-        counts.append(count(lambda: player_client.get(reverse("web:builder", args=[army.public_id]))))
+        counts.append(count(lambda army=army: player_client.get(reverse("web:builder", args=[army.public_id]))))
     assert counts[2] == counts[3]
     assert counts[3] <= 20
     print(f"builder with history and a book update: {counts[3]} queries (small and large)")

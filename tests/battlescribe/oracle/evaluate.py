@@ -204,7 +204,7 @@ class Evaluation:
         for bf in self.all_forces:
             order = []
 
-            def walk(x):
+            def walk(x, order=order):
                 x.pre = len(order)
                 order.append(x)
                 for c in x.children:
@@ -244,10 +244,7 @@ class Evaluation:
 
     # -- scopes and counting -----------------------------------------------------------------
     def _forces_under(self, anchor, include_child_forces):
-        if anchor == "roster":
-            base = list(self.forces)
-        else:
-            base = [anchor]
+        base = list(self.forces) if anchor == "roster" else [anchor]
         if not include_child_forces:
             return base
         out, todo = [], list(base)

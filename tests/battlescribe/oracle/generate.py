@@ -307,9 +307,8 @@ class Builder:
             elif want.owner_kind == "group":
                 if any(pre + "::".join(g.rel) == want.owner_path for g in o.groups):
                     direct.append(o)
-            elif want.owner_kind == "category":
-                if any(c.target_id == want.owner_id for c in o.node.categories):
-                    direct.append(o)
+            elif want.owner_kind == "category" and any(c.target_id == want.owner_id for c in o.node.categories):
+                direct.append(o)
         refs = self._refs(want, options, prefix)
         extra = [o for o in options if o not in direct and refs & _option_ids(o)] if refs else []
         return direct + extra
