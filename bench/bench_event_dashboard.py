@@ -95,7 +95,8 @@ def run(database):
     base = results["baseline (trivial view)"]
     dashboard = results[f"dashboard, {PLAYERS} players"]
     print(f"{PLAYERS} players, {len(submissions)} current submissions of {units} units each, "
-          f"{sum(1 for i in range(PLAYERS) if i % 2)} with a previous one; set-up {setup:.1f} s; DEBUG={settings.DEBUG}; "
+          f"{sum(1 for i in range(PLAYERS) if i % 2)} with a previous one; set-up {setup:.1f} s; "
+          f"DEBUG={settings.DEBUG}; "
           f"{REPEAT} timed requests each (median)")
     print(f"dashboard page: {len(page.content) // 1024} KiB HTML, {len(queries)} SQL queries")
     for name, seconds in results.items():

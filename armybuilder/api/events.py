@@ -380,7 +380,8 @@ class SubmissionPdfApi(SubmissionApi):
     renderer_classes = [PdfRenderer, JSONRenderer]
     throttle_classes = [PdfThrottle]
 
-    @extend_schema(summary="The submitted list's roster", responses={(200, "application/pdf"): PDF, **errors(400, 404, 429)})
+    @extend_schema(summary="The submitted list's roster",
+                   responses={(200, "application/pdf"): PDF, **errors(400, 404, 429)})
     def get(self, request, submission_id):
         submission = self.submission()
         return _file(submission_pdf(submission), "application/pdf", submission_filename(submission, "pdf"))

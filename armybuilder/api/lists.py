@@ -307,7 +307,8 @@ class ListImportApi(ListApi):
 def _formation_at_pointer(army_list: ArmyList, pointer: str, field: str):
     match = _FORMATION_POINTER.fullmatch(pointer)
     if match is None:
-        raise serializers.ValidationError({field: [f"Expected a formation pointer like /formations/0, got {pointer!r}."]})
+        raise serializers.ValidationError(
+            {field: [f"Expected a formation pointer like /formations/0, got {pointer!r}."]})
     try:
         return selectors.list_formation_at(army_list=army_list, index=int(match.group(1)))
     except Http404 as exc:

@@ -77,7 +77,8 @@ def _alive(job: Job) -> bool:
 def _claim(job: Job) -> bool:
     now = timezone.now()
     claimed = Job.objects.filter(pk=job.pk, status=job.status, attempts=job.attempts).update(
-        status=Job.RUNNING, attempts=F("attempts") + 1, started_at=now, updated_at=now, progress=0, message="Started", error="")
+        status=Job.RUNNING, attempts=F("attempts") + 1, started_at=now, updated_at=now, progress=0, message="Started",
+        error="")
     if claimed:
         job.refresh_from_db()
     return bool(claimed)

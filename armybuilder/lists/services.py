@@ -203,7 +203,8 @@ def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
         history_record(army_list, f"Added {unit.name}")
         return picked
     sizes = list(unit.sizes.all())
-    size = next((s for s in sizes if s.code == size_code), None) if size_code else (sizes[0] if len(sizes) == 1 else None)
+    size = (next((s for s in sizes if s.code == size_code), None) if size_code
+            else (sizes[0] if len(sizes) == 1 else None))
     if size_code and size is None:
         raise ListOperationError(f"{unit.name} has no size '{size_code}'")
     _bump(army_list, expected_version)
@@ -495,7 +496,8 @@ def _formation_choices(army_list: ArmyList, formation: hb.Formation, expected_ve
     data = handbook_data(formation.handbook_id)
     pointer = f"/formations/{len(force.formations)}"
     added = ForceFormation(pointer=pointer, index=len(force.formations), handbook=data,
-                           formation=data.formations[formation.code], allied=formation.handbook_id != army_list.handbook_id)
+                           formation=data.formations[formation.code],
+                           allied=formation.handbook_id != army_list.handbook_id)
     force = dataclasses.replace(force, formations=(*force.formations, added))
     doc = _edit(editing.completed, force, pointer, [], points=data.catalogue.points, skip_roles=("unit",))
     if added.allied:
@@ -651,7 +653,8 @@ def army_list_set_name_notes(*, army_list: ArmyList, target: ListFormation | Lis
     if custom_name is not None:
         custom_name = " ".join(custom_name.split())
         if len(custom_name) > MAX_CUSTOM_NAME:
-            raise ListOperationError(f"a name is at most {MAX_CUSTOM_NAME} characters (this one has {len(custom_name)})")
+            raise ListOperationError(f"a name is at most {MAX_CUSTOM_NAME} characters "
+                                     f"(this one has {len(custom_name)})")
         fields["custom_name"] = custom_name
     if notes is not None:
         notes = notes.replace("\r\n", "\n").strip()

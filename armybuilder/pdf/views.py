@@ -28,7 +28,8 @@ def _options_or_400(request, army_list=None):
     form = RosterOptionsForm(request.GET)
     if not form.is_valid():
         problems = "; ".join(f"{field}: {' '.join(errors)}" for field, errors in form.errors.items())
-        return None, HttpResponseBadRequest(f"Bad roster options: {problems} (paper=a4|letter, cards=0|1, formation_pages|casualties|pick_list|chart=0|1)",
+        return None, HttpResponseBadRequest(f"Bad roster options: {problems} (paper=a4|letter, cards=0|1, "
+                                            "formation_pages|casualties|pick_list|chart=0|1)",
                                             content_type="text/plain; charset=utf-8")
     return form.options(), None
 

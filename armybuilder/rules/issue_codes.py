@@ -7,8 +7,9 @@ holds:
 * ``severity``: error (the list is not legal), warning (legal, worth a look) or info;
 * ``rule``: where the rule is written: the seed lines ("L672") of the rulebook, as the rules digests in
   the project's shared notes cite them, with the digest's section; "project rule" where no book says it;
-* ``message``: the wording, a template with ``{name}`` placeholders (``str.format`` syntax). A code reported in several situations has one
-  template per situation, by name (its *forms*); the values a form needs are exactly its placeholders;
+* ``message``: the wording, a template with ``{name}`` placeholders (``str.format`` syntax). A code reported
+  in several situations has one template per situation, by name (its *forms*); the values a form needs are
+  exactly its placeholders;
 * ``fix``: what to do about it, templates by name the same way (none where nothing useful can be said).
 
 The shared checks (``generic.py``, ``battlescribe/check.py``) report the same kinds of problem for every
@@ -99,7 +100,8 @@ class IssueCode:
 
     def __init__(self, code: str, *, severity: str, rule: str, message, fix=None):
         prefix = code.partition(".")[0]
-        if (prefix not in SYSTEMS and prefix not in ADDED_PREFIXES) or code.count(".") < 2 or code != code.lower() or " " in code:
+        if ((prefix not in SYSTEMS and prefix not in ADDED_PREFIXES) or code.count(".") < 2 or code != code.lower()
+                or " " in code):
             raise ValueError(f"{code!r} is not an issue code (<system>.<subject>.<problem>, lower case)")
         if severity not in SEVERITIES:
             raise ValueError(f"{code}: severity {severity!r} is not one of {SEVERITIES}")

@@ -142,7 +142,8 @@ def parse_text(text: str, source: str, *, as_json: bool = False):
     except _Refused as exc:
         raise HandbookDataError([LoadProblem(source, "", f"not valid JSON: {exc}")]) from exc
     except json.JSONDecodeError as exc:
-        raise HandbookDataError([LoadProblem(source, f"line {exc.lineno}, column {exc.colno}", f"not valid JSON: {exc.msg}")]) from exc
+        raise HandbookDataError([LoadProblem(source, f"line {exc.lineno}, column {exc.colno}",
+                                             f"not valid JSON: {exc.msg}")]) from exc
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""

@@ -133,7 +133,10 @@ def insert_rows(table: Table, rows: list[dict], keys: list[int] | None = None) -
     elif table.with_key and len(keys) != len(rows):
         raise ValueError(f"{len(rows)} rows but {len(keys)} keys")
     make = table.row
-    params = [(key, *make(r)) for key, r in zip(keys, rows, strict=False)] if table.with_key else [make(r) for r in rows]
+    if table.with_key:
+        params = [(key, *make(r)) for key, r in zip(keys, rows, strict=False)]
+    else:
+        params = [make(r) for r in rows]
     _execute(table.sql, params)
     return keys
 

@@ -29,7 +29,8 @@ def write_system(doc: dict) -> tuple[m.GameSystem, bool, bool]:
     )
     system_created = created
     changed = created
-    fields = {"name": doc["name"], "uses_points": doc.get("uses_points", True), "description": doc.get("description", ""),
+    fields = {"name": doc["name"], "uses_points": doc.get("uses_points", True),
+              "description": doc.get("description", ""),
               "default_points_limit": doc.get("default_points_limit")}
     if any(getattr(system, k) != v for k, v in fields.items()):
         for k, v in fields.items():
@@ -57,7 +58,8 @@ def write_system(doc: dict) -> tuple[m.GameSystem, bool, bool]:
         changed |= created
         for c_order, char in enumerate(ptype_doc["characteristics"]):
             values = {"name": char["name"], "order": c_order}
-            obj, created = m.Characteristic.objects.get_or_create(profile_type=ptype, code=char["code"], defaults=values)
+            obj, created = m.Characteristic.objects.get_or_create(profile_type=ptype, code=char["code"],
+                                                                  defaults=values)
             if not created and (obj.name, obj.order) != (values["name"], values["order"]):
                 m.Characteristic.objects.filter(pk=obj.pk).update(**values)
                 changed = True

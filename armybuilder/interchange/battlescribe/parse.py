@@ -280,8 +280,8 @@ def parse_document(doc: RawDocument, *, cost_ids: set[str] | None = None,
         cat.cost_types.append(CostType(c.get("id", ""), c.get("name", ""), number(c.get("defaultCostLimit"), -1),
                                        flag(c.get("hidden"))))
     for p in _kids(root, "profileTypes"):
-        cat.profile_types.append(ProfileType(p.get("id", ""), p.get("name", ""),
-                                             [(c.get("id", ""), c.get("name", "")) for c in _kids(p, "characteristicTypes")]))
+        characteristics = [(c.get("id", ""), c.get("name", "")) for c in _kids(p, "characteristicTypes")]
+        cat.profile_types.append(ProfileType(p.get("id", ""), p.get("name", ""), characteristics))
     cost_ids = set(cost_ids or ()) | {c.id for c in cat.cost_types}
     characteristic_ids = set(characteristic_ids or ()) | {c[0] for p in cat.profile_types for c in p.characteristics}
     parser = _Parser(cat, cost_ids, characteristic_ids)

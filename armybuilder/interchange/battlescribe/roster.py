@@ -136,7 +136,8 @@ def _selection_from_xml(el: Element, where: str, depth: int, counter: list, sour
     sel = _attrs(el, ("id", "name", "entryId", "entryGroupId", "type", "customName", "customNotes"))
     sel["number"] = _number(el.get("number", "1"), where, source)
     sel["costs"] = _costs_xml(el)
-    sel["categories"] = [_attrs(c, ("id", "name", "entryId", "primary")) for c in _children(el, "categories", "category")]
+    sel["categories"] = [_attrs(c, ("id", "name", "entryId", "primary"))
+                         for c in _children(el, "categories", "category")]
     sel["selections"] = [_selection_from_xml(c, f"{where}/selections/{i}", depth + 1, counter, source)
                          for i, c in enumerate(_children(el, "selections", "selection"))]
     return sel

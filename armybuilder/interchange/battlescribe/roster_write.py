@@ -59,8 +59,8 @@ def _seed(roster, name: str) -> str:
 def force_to_ros(force: Force, *, name: str | None = None) -> bytes:
     """The force as roster XML bytes; BattleScribeRosterError when its book was not imported from BattleScribe."""
     if force.handbook.catalogue is None:
-        raise BattleScribeRosterError([f"{force.handbook.name} was not imported from BattleScribe data; only such lists "
-                           "export as .ros"])
+        raise BattleScribeRosterError([f"{force.handbook.name} was not imported from BattleScribe data; "
+                                       "only such lists export as .ros"])
     try:
         built = force_roster(force)
     except CatalogueError as exc:

@@ -108,7 +108,8 @@ def parse_list_json(raw: bytes | str) -> dict:
     try:
         doc = loads_strict(raw)
     except json.JSONDecodeError as exc:
-        raise ListDocumentError([ListProblem("", f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")]) from exc
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise ListDocumentError([ListProblem("", f"not valid JSON: {exc.msg} at {where}")]) from exc
     except RecursionError:
         raise ListDocumentError([ListProblem("", f"nested more than {MAX_DEPTH} levels deep")]) from None
     except RefusedJSON as exc:
@@ -127,7 +128,8 @@ def validate_list_document(doc) -> list[ListProblem]:
         return [ListProblem("", "a list document must be a JSON object")]
     if doc.get("format") == FORMAT and isinstance(doc.get("version"), int) and doc["version"] not in READABLE_VERSIONS:
         readable = " and ".join(map(str, READABLE_VERSIONS))
-        return [ListProblem("/version", f"version {doc['version']} is not supported; this tool reads versions {readable}")]
+        return [ListProblem("/version",
+                            f"version {doc['version']} is not supported; this tool reads versions {readable}")]
     problems = []
     for error in sorted(_validator().iter_errors(doc), key=lambda e: _pointer(e.absolute_path)):
         message = error.message

@@ -164,7 +164,8 @@ class EntryView:
             by_kind.setdefault(str(mod.get("kind") or ""), []).append(mod)
         self.by_kind = {k: tuple(v) for k, v in by_kind.items()}
         # The link's categories come first: a primary category on the link wins.
-        self.category_links = (*((entry.link or {}).get("categories") or EMPTY), *(entry.node.get("categories") or EMPTY))
+        self.category_links = (*((entry.link or {}).get("categories") or EMPTY),
+                               *(entry.node.get("categories") or EMPTY))
         self.category_ids = frozenset(str(c.get("target")) for c in self.category_links if c.get("target"))
         costs = dict(entry.node.get("costs") or {})
         if entry.link and entry.link.get("costs") is not None:

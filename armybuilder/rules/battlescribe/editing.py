@@ -258,4 +258,5 @@ def unit_slot(catalogue: Catalogue, formation_entry: Entry | None, entry_id: str
     return hits[0] if len(hits) == 1 else None
 
 
-__all__ = ["EditError", "allied_force_choices", "card_place", "completed", "offers", "set_number", "unit_slot", "with_selection", "Sel"]
+__all__ = ["EditError", "allied_force_choices", "card_place", "completed", "offers", "set_number", "unit_slot",
+           "with_selection", "Sel"]

@@ -133,7 +133,8 @@ def event_page(request, event_id):
     players = selectors.event_player_names(event)
     revealed = selectors.event_revealed_submissions(event, viewer)
     return render(request, "events/event.html", {
-        "event": event, "viewer": viewer, "pack": _pack_rows(event), "players": players, "organisers": selectors.event_organisers(event),
+        "event": event, "viewer": viewer, "pack": _pack_rows(event), "players": players,
+        "organisers": selectors.event_organisers(event),
         "revealed": revealed, "without_list": [n for n in players if n not in {s.registration.player.username
                                                                                   for s in revealed}],
         "mine": viewer.registration.current if viewer.registration else None})
@@ -310,7 +311,8 @@ def reopen(request, event_id, registration_id):
 def lock_all(request, event_id):
     event = selectors.event_get_organised(public_id=event_id, user=request.user)
     locked = services.event_lock_all(event=event, by=request.user)
-    messages.success(request, f"{locked} approved list{'s' if locked != 1 else ''} locked. Players can no longer submit; "
+    messages.success(request,
+                     f"{locked} approved list{'s' if locked != 1 else ''} locked. Players can no longer submit; "
                      "lists not approved keep their status.")
     return redirect("events:dashboard", event_id=event.public_id)
 

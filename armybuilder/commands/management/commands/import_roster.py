@@ -34,7 +34,8 @@ class Command(ProjectCommand):
         try:
             result = roster_import(data=data, source=file.name, owner=user, name=name)
         except BattleScribeRosterError as exc:
-            raise CommandError("the roster cannot be imported:\n" + "\n".join(f"  {p}" for p in exc.problems), returncode=2) from exc
+            raise CommandError("the roster cannot be imported:\n" + "\n".join(f"  {p}" for p in exc.problems),
+                               returncode=2) from exc
         except ListDocumentError as exc:
             raise CommandError("the roster does not match the imported data:\n"
                                + "\n".join(f"  {p}" for p in exc.problems), returncode=2) from exc

@@ -73,7 +73,8 @@ class FowMapper(UnitMapping, CardMapping, FormationMapping):
                 # A card that is a formation of its own (e.g. Kampfgruppe Hummel): its units are boxes.
                 self.formation(entry, card=True)
             elif role == "card":
-                if entry.is_group or self.is_card_group(entry) and self.resolved_children(entry) or self.resolved_children(entry) and not self.is_card(entry):
+                if (entry.is_group or self.is_card_group(entry) and self.resolved_children(entry)
+                        or self.resolved_children(entry) and not self.is_card(entry)):
                     self.cards_from(entry, "force", None)
                 elif self.title_choices(entry):
                     self.checked.add(id(entry.node))
