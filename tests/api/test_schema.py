@@ -154,7 +154,8 @@ def test_fuzzing_finds_no_server_error_and_no_response_outside_the_schema(case, 
     army = fuzz_list(user)
     params = case.path_parameters or {}
     # Only schema-valid examples are aimed: a negative example must keep the invalid value it was built with.
-    aimed = case.meta.generation.mode == schemathesis.GenerationMode.POSITIVE and zlib.crc32(repr(case.body).encode()) % 2 == 0
+    aimed = (case.meta.generation.mode == schemathesis.GenerationMode.POSITIVE
+             and zlib.crc32(repr(case.body).encode()) % 2 == 0)
     if aimed and params:
         army = fuzz_list(user)
         if "public_id" in params:

@@ -130,7 +130,8 @@ def test_card_in_the_roster_increments_a_size(book):
     data = book("6e54-b31b-3dbc-3dfa")
     doc, pointer = alone(data, "57ae-7ed8-294c-8638", sel("9ab2-37b0-3d6a-e6d1"), support_only=True)
     assert priced(doc, pointer)[0] == 3
-    force_card = next(c for c in data.cards.values() if c.extra["bs"]["path"] == "931d-19c2-c996-34cc::3109-744c-873b-d7d9")
+    force_card = next(c for c in data.cards.values()
+                      if c.extra["bs"]["path"] == "931d-19c2-c996-34cc::3109-744c-873b-d7d9")
     doc, pointer = alone(data, "57ae-7ed8-294c-8638", sel("9ab2-37b0-3d6a-e6d1"), support_only=True,
                          cards=[card(force_card.code, "931d-19c2-c996-34cc::3109-744c-873b-d7d9")])
     points, report = priced(doc, pointer)
@@ -300,7 +301,8 @@ def test_a_list_with_cards_and_options_exports_costs_per_selection(book):
     # catalogue 6e54-b31b-3dbc-3dfa: size 9ab2-37b0-3d6a-e6d1 of unit 57ae-7ed8-294c-8638 costs 3, +1 with
     # the force card 3109-744c-873b-d7d9 (reached through link 931d-19c2-c996-34cc).
     data = book("6e54-b31b-3dbc-3dfa")
-    force_card = next(c for c in data.cards.values() if c.extra["bs"]["path"] == "931d-19c2-c996-34cc::3109-744c-873b-d7d9")
+    force_card = next(c for c in data.cards.values()
+                      if c.extra["bs"]["path"] == "931d-19c2-c996-34cc::3109-744c-873b-d7d9")
     base = cheapest_list(data, next(iter(data.formations))).document
     doc, _ = alone(data, "57ae-7ed8-294c-8638", sel("9ab2-37b0-3d6a-e6d1"), support_only=True,
                    cards=[card(force_card.code, "931d-19c2-c996-34cc::3109-744c-873b-d7d9")])

@@ -92,7 +92,8 @@ def test_new_recruit_json_and_rosz_give_the_same_list(phalanx):
 
 def test_export_roster_command_writes_ros_and_rosz(phalanx, tmp_path):
     result = roster_import(data=(phalanx / "Test Roster 1.ros").read_bytes(), source="Test Roster 1.ros")
-    call_command("export_roster", str(result.army_list.public_id), "-o", str(tmp_path / "out.ros"), stdout=io.StringIO())
+    call_command("export_roster", str(result.army_list.public_id), "-o", str(tmp_path / "out.ros"),
+                 stdout=io.StringIO())
     call_command("export_roster", str(result.army_list.public_id), "-o", str(tmp_path / "out.rosz"),
                  stdout=io.StringIO())
     with zipfile.ZipFile(tmp_path / "out.rosz") as archive:

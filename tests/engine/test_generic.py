@@ -67,7 +67,8 @@ def test_a_units_points_are_its_size_plus_options_per_unit_per_team_and_per_item
 
 
 def test_a_downgrade_takes_points_off_and_a_unit_without_a_size_costs_only_its_options():
-    force = a_force(book(), field("F1", take("F1/b1", "INF", "4x", "kit/old"), take("F1/b1", "INF", None, "weapons/at")))
+    force = a_force(book(),
+                    field("F1", take("F1/b1", "INF", "4x", "kit/old"), take("F1/b1", "INF", None, "weapons/at")))
     first, second = force.formations[0].units
     assert generic.unit_points(first) == 5 - 1
     assert generic.unit_points(second) == 2

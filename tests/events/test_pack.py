@@ -100,7 +100,8 @@ def test_the_pack_holds_every_approved_roster_and_no_rejected_one(event, organis
     assert anna_pages and carl_pages and anna_pages[0] == 2 and max(anna_pages) < min(carl_pages)
     assert anna_pages == list(range(2, 2 + len(anna_pages))) and carl_pages[-1] == len(pages) - 1
     # The contents give the page each roster starts on (1-based).
-    assert f"{anna.code} 3" in contents.replace("\n", " ") and f"{carl.code} {carl_pages[0] + 1}" in contents.replace("\n", " ")
+    one_line = contents.replace("\n", " ")
+    assert f"{anna.code} 3" in one_line and f"{carl.code} {carl_pages[0] + 1}" in one_line
     outline = [item.title for item in PdfReader(io.BytesIO(content)).outline]
     assert outline == ["Cover and contents", "anna: Anna's Kampfgruppe", "carl: Carl's Panzers"]
 

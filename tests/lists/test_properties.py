@@ -43,7 +43,8 @@ def apply(army, germany, op, a, b, qty):
         s.army_list_remove_formation(army_list=army, list_formation=pick(formations, a))
     elif op == "size" and units:
         unit = pick(units, a)
-        s.army_list_set_size(army_list=army, list_unit=unit, size_code=pick(list(unit.unit.sizes.values_list("code", flat=True)), b))
+        s.army_list_set_size(army_list=army, list_unit=unit,
+                             size_code=pick(list(unit.unit.sizes.values_list("code", flat=True)), b))
     elif op == "upgrade" and units:
         unit = pick(units, a)
         upgrade = pick(list(hb.Upgrade.objects.filter(group__unit=unit.unit).select_related("group")), b)

@@ -227,8 +227,8 @@ def test_every_digest_section_a_code_cites_exists_and_holds_the_lines_cited():
         pytest.skip(f"the rules digests (shared notes, not part of the project) are not at {DIGESTS}")
     checked = digest_lines = seed_lines = 0
     for code in REGISTRY:
-        for digest, sections, cited_lines in re.findall(r"digest ([\w-]+\.md) (§[\d.]+(?:, §[\d.]+)*)(, lines [\d, -]+)?",
-                                                        code.rule):
+        cited = r"digest ([\w-]+\.md) (§[\d.]+(?:, §[\d.]+)*)(, lines [\d, -]+)?"
+        for digest, sections, cited_lines in re.findall(cited, code.rule):
             found = _digest_sections(DIGESTS / digest)
             texts = []
             for section in re.findall(r"§[\d.]+", sections):
@@ -291,7 +291,8 @@ def test_no_issue_code_is_spelt_or_built_outside_the_registry():
                 shape = _shape(node)
                 first = node.values[0]
                 by_prefix = isinstance(first, ast.FormattedValue) and (
-                    getattr(first.value, "id", None) in PREFIX_NAMES or getattr(first.value, "attr", None) in PREFIX_NAMES)
+                    getattr(first.value, "id", None) in PREFIX_NAMES
+                    or getattr(first.value, "attr", None) in PREFIX_NAMES)
                 if "{}" in shape and BUILT_CODE.match(shape) and (
                         shape.count(".") >= 2 or by_prefix or shape.split(".", 1)[0] in ic.SYSTEMS
                         or any(shape.endswith("." + t) for t in tails)):

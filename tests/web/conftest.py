@@ -23,7 +23,8 @@ def fresh_caches():
     catalog.clear_cache()
 
 
-FOW_BOOKS = [Path(settings.HANDBOOK_DATA_DIR) / "systems" / "flames-of-war.yaml", Path(settings.HANDBOOK_DATA_DIR) / "fow4"]
+FOW_BOOKS = [Path(settings.HANDBOOK_DATA_DIR) / "systems" / "flames-of-war.yaml",
+             Path(settings.HANDBOOK_DATA_DIR) / "fow4"]
 
 
 @pytest.fixture

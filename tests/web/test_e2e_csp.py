@@ -10,7 +10,8 @@ pytestmark = PYTESTMARK
 WATCH = """
 window.__csp = [];
 document.addEventListener('securitypolicyviolation',
-  e => window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`));
+  e => window.__csp.push(
+    `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`));
 """
 
 

@@ -155,7 +155,8 @@ def test_names_notes_and_a_variant_apply_in_the_page(live_books, built, page):
     log_in(page, live_books.url, f"/lists/{army.public_id}/")
     formation = page.locator("#f0")
     formation.locator("> .formation-names > details.name-notes summary").click()
-    formation.locator("> .formation-names > details.name-notes").get_by_label("Your name for it").fill("Kampfgruppe Hahn")
+    formation.locator("> .formation-names > details.name-notes").get_by_label("Your name for it").fill(
+        "Kampfgruppe Hahn")
     formation.locator("> .formation-names > details.name-notes").get_by_label("Notes").fill("Holds the ridge.")
     formation.locator("> .formation-names > details.name-notes").get_by_role("button", name="Save").click()
     expect(page.locator("#f0-name")).to_contain_text("Kampfgruppe Hahn")

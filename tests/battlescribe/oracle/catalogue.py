@@ -103,7 +103,8 @@ def _conditions(el):
 
 
 def _condition_groups(el):
-    return [ConditionGroup(g.get("type", "and"), _conditions(g), _condition_groups(g)) for g in _kids(el, "conditionGroups")]
+    return [ConditionGroup(g.get("type", "and"), _conditions(g), _condition_groups(g))
+            for g in _kids(el, "conditionGroups")]
 
 
 def _repeats(el):
@@ -138,7 +139,8 @@ class CategoryLink:
 
 
 def _category_links(el):
-    return [CategoryLink(c.get("id", ""), c.get("targetId", ""), _bool(c.get("primary")), _constraints(c), _modifiers(c))
+    return [CategoryLink(c.get("id", ""), c.get("targetId", ""), _bool(c.get("primary")), _constraints(c),
+                         _modifiers(c))
             for c in _kids(el, "categoryLinks")]
 
 
@@ -271,7 +273,8 @@ def read_file(path: Path) -> Catalogue:
                                                         _constraints(c), _modifiers(c), cat)
     cat.force_entries = [_force_entry(f, cat) for f in _kids(root, "forceEntries")]
     cat.cost_types = {c.get("id", ""): c.get("name", "") for c in _kids(root, "costTypes")}
-    cat.catalogue_links = [(c.get("targetId", ""), _bool(c.get("importRootEntries"))) for c in _kids(root, "catalogueLinks")]
+    cat.catalogue_links = [(c.get("targetId", ""), _bool(c.get("importRootEntries")))
+                           for c in _kids(root, "catalogueLinks")]
     cat.not_read = _not_read(root)
     return cat
 

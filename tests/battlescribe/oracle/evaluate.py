@@ -177,7 +177,8 @@ class Evaluation:
             opt = by_rel.get(parts[len(prefix):])
         if opt is None:
             self.violations.append(Violation(
-                "unknown-entry", f"selection {sel.id} ({sel.name or sel.entry_id}): entry {sel.entry_id} is not an option "
+                "unknown-entry",
+                f"selection {sel.id} ({sel.name or sel.entry_id}): entry {sel.entry_id} is not an option "
                 f"of {parent.describe()}", owner_id=parts[-1], at=sel.id, at_path=sel.entry_id))
             return None
         b = BSel(sel, opt, parent, bf, sel.entry_id)
@@ -502,8 +503,8 @@ class Evaluation:
             for m in x.node.modifiers:
                 if m.field in known or m.field in cids:
                     continue
-                self.note(f"modifier {m.type} {m.field if m.field in ('name', 'page', 'annotation') else 'of another field'}",
-                          x.node.id, m.field)
+                what = m.field if m.field in ("name", "page", "annotation") else "of another field"
+                self.note(f"modifier {m.type} {what}", x.node.id, m.field)
 
     def selection_hidden(self):
         focus = self.focus
@@ -608,7 +609,8 @@ class Evaluation:
     def cost_limits(self):
         for t, lim in self.roster.cost_limits.items():
             if lim >= 0 and self.totals.get(t, 0.0) > lim:
-                self.violations.append(Violation("cost-limit", f"total {self.totals[t]:g} of {t} over the limit {lim:g}",
+                self.violations.append(Violation("cost-limit",
+                                                 f"total {self.totals[t]:g} of {t} over the limit {lim:g}",
                                                  owner_kind="roster", owner_id=t, type="max", limit=lim,
                                                  actual=self.totals[t], field=t, scope="roster"))
 
@@ -667,7 +669,8 @@ def library_unevaluated(lib) -> list:
             counts[what] = counts.get(what, 0) + 1
         for c in node.constraints:
             if c.q.percent:
-                counts["percentValue (read as a share, see README)"] = counts.get("percentValue (read as a share, see README)", 0) + 1
+                key = "percentValue (read as a share, see README)"
+                counts[key] = counts.get(key, 0) + 1
         for ch in node.children:
             visit(ch, depth + 1)
 
