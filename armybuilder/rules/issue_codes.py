@@ -63,7 +63,8 @@ def _compiled(template: str):
     """The template as a function of its placeholders, by keyword only: an f-string built from its parts (the
     text as constants, each placeholder a name), so filling one in does not parse the template again, and a
     missing or unknown value is a TypeError."""
-    parts, names = [], []
+    parts: list[ast.expr] = []
+    names: list[str] = []
     for literal, name, _, _ in string.Formatter().parse(template):
         if literal:
             parts.append(ast.Constant(literal))

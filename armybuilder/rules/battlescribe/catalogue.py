@@ -25,6 +25,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the evaluator's own types, named in annotations only (evaluate.py imports this module)
+    from .evaluate import Facts, Plan
 
 EMPTY: tuple = ()
 TEAMS = re.compile(r"(\d+)\s*x\b", re.I)
@@ -100,8 +104,8 @@ class Slot:
     ids: frozenset  # what a condition's childId can name to match a selection made here
     index: int = 0  # position in its layout
     keys: frozenset | None = None  # the evaluator's counting keys of a selection made here (kept once worked out)
-    layout: object = None  # the Layout of what can be chosen under a selection made here (kept once worked out)
-    facts: object = None  # what the evaluator reads of a selection made here, the same every check (kept once made)
+    layout: Layout | None = None  # what can be chosen under a selection made here (kept once worked out)
+    facts: Facts | None = None  # what the evaluator reads of a selection made here, the same every check (kept)
 
 
 @dataclass(eq=False, slots=True)
@@ -121,8 +125,8 @@ class Layout:
     slots: tuple  # Slot
     groups: tuple  # GroupSlot
     by_path: dict  # slot path -> Slot
-    checks: object = None  # LayoutChecks, compiled on first use
-    plan: object = None  # the evaluator's index of those checks by what they count (made on first use)
+    checks: LayoutChecks | None = None  # compiled on first use
+    plan: Plan | None = None  # the evaluator's index of those checks by what they count (made on first use)
 
     def find(self, path: str) -> Slot | None:
         """The slot a roster entry path names: exact, then by its last two ids, then by its entry id."""
@@ -182,7 +186,7 @@ class EntryView:
 class Check:
     """One constraint of an entry or group offered in a layout, with what counting it needs."""
 
-    owner: object  # Slot | GroupSlot
+    owner: Slot | GroupSlot
     constraint: dict
     cid: str
     type: str  # min | max

@@ -161,7 +161,7 @@ def _choices(ev: Evaluation, violation: Violation, pts: str) -> str:
     each at what it costs once its own compulsory choices are made."""
     slot = violation.slot
     container = violation.at
-    slots = slot.slots if isinstance(slot, GroupSlot) else [slot]
+    slots = slot.slots if isinstance(slot, GroupSlot) else [slot] if slot is not None else []
     priced = []
     for candidate in slots:
         if ev.slot_hidden(candidate, container):
@@ -201,6 +201,7 @@ def _issue(v: Violation, ev: Evaluation, report: Report, codes: BattleScribeCode
                    where=where, what=what)
         return
     per = SCOPE_WORDS.get(v.scope, "")
+    fix: str | None
     if v.owner in ("category", "category-limit"):
         if v.owner == "category":  # the force's make-up (its force entry's categories)
             code = codes.category_min if v.kind == "min" else codes.category_max
