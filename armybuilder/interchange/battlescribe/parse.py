@@ -1,6 +1,7 @@
 """Turn a safely parsed XML tree into :mod:`nodes` objects."""
 from __future__ import annotations
 
+from typing import Any
 from xml.etree.ElementTree import Element
 
 from .nodes import (
@@ -147,21 +148,22 @@ class _Parser:
     def modifier_group(self, g: Element, outer_when: list, outer_repeats: list) -> list[dict]:
         firsts = _firsts(g)
         when = outer_when + _conditions_of(g, firsts)
-        repeats = firsts.get("repeats")
-        repeats = outer_repeats + [parse_repeat(r) for r in repeats] if repeats is not None else list(outer_repeats)
+        own = firsts.get("repeats")
+        repeats = outer_repeats + [parse_repeat(r) for r in own] if own is not None else list(outer_repeats)
         return self.modifiers(g, when, repeats, firsts)
 
     def modifier(self, m: Element, outer_when: list, outer_repeats: list) -> dict:
         fld = m.get("field", "")
         kind = self.field_kind(fld)
         raw = m.get("value", "")
+        value: float | bool | str
         if kind in ("cost", "constraint?"):
             value = number(raw)
         elif kind == "hidden":
             value = flag(raw)
         else:
             value = raw
-        out = {"type": m.get("type", ""), "field": fld, "kind": kind, "value": value}
+        out: dict[str, Any] = {"type": m.get("type", ""), "field": fld, "kind": kind, "value": value}
         self.all_modifiers.append(out)
         firsts = _firsts(m) if len(m) else {}
         when = _merge_when(outer_when, _conditions_of(m, firsts))

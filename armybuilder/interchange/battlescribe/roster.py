@@ -85,7 +85,7 @@ def _local(tag: str) -> str:
 
 
 def _children(el: Element, container: str, item: str) -> list[Element]:
-    out = []
+    out: list[Element] = []
     for c in el:
         if _local(c.tag) == container:
             out.extend(x for x in c if _local(x.tag) == item)
@@ -124,7 +124,7 @@ def _number(value, where: str, source: str) -> str:
 
 
 def _attrs(el: Element, names: tuple) -> dict:
-    return {n: el.get(n)[:TEXT_LIMITS.get(n, MAX_TEXT)] for n in names if el.get(n) is not None}
+    return {n: v[:TEXT_LIMITS.get(n, MAX_TEXT)] for n in names if (v := el.get(n)) is not None}
 
 
 def _selection_from_xml(el: Element, where: str, depth: int, counter: list, source: str) -> dict:

@@ -151,7 +151,7 @@ def force_to_ros(force: Force, *, name: str | None = None) -> bytes:
         force_el(forces_el, scope, f"f{i}")
     for cid, cname in cost_types:  # costs come first in the document, but are only known now
         SubElement(costs_box, "cost", {"name": cname, "typeId": cid, "value": _value(totals.get(cid, 0))})
-    if limits is not None:
+    if limits is not None and force.points_limit is not None:  # limits is made exactly when there is one
         pts_name = catalogue.cost_types.get(catalogue.points, "pts")
         SubElement(limits, "costLimit", {"name": pts_name, "typeId": catalogue.points,
                                          "value": _value(force.points_limit)})

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from armybuilder.rules.battlescribe.audit import unevaluated
 from armybuilder.systems import system_for_mapping
@@ -123,7 +124,7 @@ class FowMapper(UnitMapping, CardMapping, FormationMapping):
             if targets:
                 card["targets"] = targets
             cards.append(card)
-        doc = {
+        doc: dict[str, Any] = {
             "kind": "handbook", "format": 1, "system": self.system_code, "code": self.code(cat.id, "catalogue"),
             # No explicit revision: a changed catalogue, or the same one mapped by a newer version of this
             # importer, becomes the handbook's next revision (lists keep theirs); the catalogue's own
