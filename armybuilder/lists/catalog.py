@@ -124,15 +124,15 @@ def _build(handbook_id: int) -> g.HandbookData:
                                                          row["max_choices"], tuple(upgrades[row["id"]])))
     teams = defaultdict(list)
     for row in m.Team.objects.filter(**by_unit_book).values("unit_id", "code", "name", "team_type", "count",
-                                                            "is_leader",
-                                                            "is_small", "is_transport", "man_portable", "towed"):
+                                                            "is_leader", "is_small", "is_transport", "man_portable",
+                                                            "towed"):
         unit_id = row.pop("unit_id")
         teams[unit_id].append(g.TeamData(**row))
 
     units = {}
     unit_fields = ["id", "code", "name", "card_code", "unit_type", "independent", "is_observer",
-                   "observer_source__code",
-                   "game_units", "is_standard", "available_from", "available_to", "availability_note", "off_table",
+                   "observer_source__code", "game_units", "is_standard", "available_from", "available_to",
+                   "availability_note", "off_table",
                    "is_observation_post", "quality", "keywords", "is_vehicle_unit", "has_platoon_leader",
                    "artillery_weight", "transport_capacity", "morale_level", "unit_class", "weapon_class",
                    "armour_class", "hq_level", "extra"]
@@ -148,8 +148,8 @@ def _build(handbook_id: int) -> g.HandbookData:
     choice_variants = _m2m(m.BoxChoice.variants, {"box__handbook_id": hb.pk})
     choices = defaultdict(list)
     for row in m.BoxChoice.objects.filter(box__handbook_id=hb.pk).values("id", "box_id", "unit__code",
-                                                                         "formation__code",
-                                                                        "option_cost", "max_count"):
+                                                                         "formation__code", "option_cost",
+                                                                         "max_count"):
         choices[row["box_id"]].append(g.ChoiceData(row["unit__code"], row["formation__code"], row["option_cost"],
                                                    row["max_count"], choice_variants.get(row["id"], g.EMPTY)))
     box_variants = _m2m(m.Box.variants, by_book)
