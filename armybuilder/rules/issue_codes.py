@@ -25,6 +25,7 @@ import ast
 import string
 from dataclasses import dataclass, fields
 from types import MappingProxyType
+from typing import Any
 
 from .report import ERROR, WARNING, Issue
 
@@ -846,7 +847,7 @@ def diagram_codes_like(source: str, prefix: str, *, rule: str) -> DiagramCodes:
     One field may share a code with another (Operation WW2's count ranges), so each code is made once."""
     made: dict[str, IssueCode] = {}
     taken = diagram_codes(source)
-    values = {}
+    values: dict[str, Any] = {}  # field name -> its code, or None where the source leaves an optional field empty
     for f in fields(DiagramCodes):
         code = getattr(taken, f.name)
         values[f.name] = None if code is None else made.setdefault(code.code, code_like(code, prefix, rule=rule))
