@@ -8,9 +8,24 @@ from armybuilder.rules import generic
 from armybuilder.rules.data import ChoiceData
 from armybuilder.rules.report import Report, RuleRef
 
+from .build import (
+    a_book,
+    a_box,
+    a_card,
+    a_constraint,
+    a_force,
+    a_formation,
+    a_group,
+    a_size,
+    a_unit,
+    an_upgrade,
+    field,
+    give,
+    issue,
+    issues,
+    take,
+)
 from .codes import X_OVER_LIMIT
-from .build import (a_book, a_box, a_card, a_constraint, a_force, a_formation, a_group, a_size, a_unit,
-                    an_upgrade, field, give, issue, issues, take)
 
 RULES = {}
 
@@ -52,7 +67,8 @@ def test_a_units_points_are_its_size_plus_options_per_unit_per_team_and_per_item
 
 
 def test_a_downgrade_takes_points_off_and_a_unit_without_a_size_costs_only_its_options():
-    force = a_force(book(), field("F1", take("F1/b1", "INF", "4x", "kit/old"), take("F1/b1", "INF", None, "weapons/at")))
+    force = a_force(book(),
+                    field("F1", take("F1/b1", "INF", "4x", "kit/old"), take("F1/b1", "INF", None, "weapons/at")))
     first, second = force.formations[0].units
     assert generic.unit_points(first) == 5 - 1
     assert generic.unit_points(second) == 2

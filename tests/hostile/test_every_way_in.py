@@ -120,10 +120,7 @@ def _changed(before: dict, after: dict) -> list[str]:
 def told(response) -> str:
     if response.status_code == 405:
         return f"Allow: {response.get('Allow', '')}" if response.get("Allow") else ""
-    if getattr(response, "streaming", False):
-        body = b"".join(response.streaming_content)
-    else:
-        body = response.content
+    body = b"".join(response.streaming_content) if getattr(response, "streaming", False) else response.content
     if len(body) > MAX_MESSAGE_BYTES:
         return ""
     kind = response.get("Content-Type", "")

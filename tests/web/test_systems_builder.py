@@ -6,8 +6,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from armybuilder.lists.listjson import parse_list_json
 from armybuilder.lists import services as s
+from armybuilder.lists.listjson import parse_list_json
 from armybuilder.lists.models import ArmyList, ListFormation, ListUnit
 from handbooks.models import Handbook
 from tests.factories import ArmyListFactory, ListFormationFactory
