@@ -379,7 +379,9 @@ class Catalogue:
         and its slots point at each other; the evaluator keeps on each slot the keys it counts it by, the
         slot among them). Only for a catalogue built for one pass that nothing else holds (never one from
         a shared cache): reference counting then frees it at once, where the cyclic collector would
-        otherwise walk it, the catalogue document its entries point into included."""
+        otherwise walk it, the catalogue document its entries point into included. What the evaluator made once
+        per slot and layout (``Slot.facts``, ``Layout.plan``) goes too: a slot's facts hold its keys, the slot
+        among them."""
         for layout in self._layouts.values():
             for group in layout.groups:
                 group.slots = []
@@ -387,7 +389,9 @@ class Catalogue:
             for slot in layout.slots:
                 slot.keys = None
                 slot.layout = None
+                slot.facts = None
             layout.checks = None
+            layout.plan = None
         self._layouts.clear()
         self._views.clear()
 
