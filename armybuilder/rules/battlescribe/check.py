@@ -78,6 +78,12 @@ def _charges(built: ForceRoster, ev: Evaluation) -> tuple[dict, dict]:
         costs = made.costs if made.cost_mods is None else cost(sel)
         if costs:
             number = sel.number
+            if len(costs) == 1 and pts in costs:  # most selections cost points only
+                value = costs[pts] * number
+                totals[pts] = totals.get(pts, 0) + value
+                key = id(holder)
+                charged[key] = charged.get(key, 0) + value
+                continue
             for k, v in costs.items():
                 value = v * number
                 totals[k] = totals.get(k, 0) + value
