@@ -300,6 +300,12 @@ def selection_teams(ev: Evaluation, sel: Sel, depth: int = 0) -> int:
     return total
 
 
+def unit_figures(result: "BattleScribeCheck | None") -> dict:
+    """Every unit's (teams, transport attachments) by its pointer, as :func:`unit_teams` and
+    :func:`unit_transports` read them one unit at a time; {} without a result."""
+    return {} if result is None else _unit_figures(result)
+
+
 def unit_teams(result: "BattleScribeCheck | None", pointer: str) -> int:
     """Teams in a unit, as :func:`selection_teams` reads them; no count anywhere: its name, else one team."""
     if result is None:
