@@ -40,6 +40,7 @@ serve: install
 test: install-dev install-browser install-test-tools
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 deploy-check: install

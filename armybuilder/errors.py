@@ -19,7 +19,8 @@ from django.template import loader
 from .observability import current_request_id
 
 try:  # Redis is only there when the cache uses it
-    from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
 except ImportError:  # pragma: no cover
     RedisConnectionError = RedisTimeoutError = ()
 

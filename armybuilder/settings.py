@@ -136,7 +136,8 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL with normal syncing: a commit no longer waits ~20 ms for the disk; still safe against crashes.
-    DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+    DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = (
+        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that does not answer is reported (503) within seconds, not after the OS's TCP timeout.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 5))

@@ -112,8 +112,9 @@ def main():
 
     os.environ["DATABASE_URL"] = f"sqlite:///{DATABASE}"
     django_with_data(DATABASE)
-    from armybuilder.lists.selectors import army_list_document
     from bench_check import build_force
+
+    from armybuilder.lists.selectors import army_list_document
 
     build_force()  # saves the benchmark list; export it as the body to check
     from armybuilder.lists.models import ArmyList

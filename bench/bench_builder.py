@@ -46,7 +46,8 @@ def build_force(owner):
     for _ in range(3):
         grenadiers = s.army_list_add_formation(army_list=army, formation_code="SG150")
         for box, unit, size in [("SG150/hq", "SG116", "two-teams"), ("SG150/grenadiers-1", "SG105", "seven-teams"),
-                                ("SG150/grenadiers-2", "SG106", "five-teams"), ("SG150/mortars", "SG117", "three-mortars"),
+                                ("SG150/grenadiers-2", "SG106", "five-teams"),
+                                ("SG150/mortars", "SG117", "three-mortars"),
                                 ("SG150/anti-tank", "SG115", "two-guns")]:
             picked = s.army_list_pick_unit(army_list=army, list_formation=grenadiers, box_code=box, unit_code=unit,
                                            size_code=size)

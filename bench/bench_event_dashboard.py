@@ -57,6 +57,7 @@ def run(database):
     sys.path.insert(0, str(ROOT))
     from datetime import date, timedelta
 
+    from bench_builder import build_force
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.db import connection
@@ -65,9 +66,8 @@ def run(database):
     from django.urls import include, path, reverse
     from django.utils import timezone
 
-    from armybuilder.services.events import services as ev
     from armybuilder.lists.selectors import army_list_force
-    from bench_builder import build_force
+    from armybuilder.services.events import services as ev
     from handbooks.models import GameSystem
     from tests.events.populate import populate_event
 
@@ -95,7 +95,8 @@ def run(database):
     base = results["baseline (trivial view)"]
     dashboard = results[f"dashboard, {PLAYERS} players"]
     print(f"{PLAYERS} players, {len(submissions)} current submissions of {units} units each, "
-          f"{sum(1 for i in range(PLAYERS) if i % 2)} with a previous one; set-up {setup:.1f} s; DEBUG={settings.DEBUG}; "
+          f"{sum(1 for i in range(PLAYERS) if i % 2)} with a previous one; set-up {setup:.1f} s; "
+          f"DEBUG={settings.DEBUG}; "
           f"{REPEAT} timed requests each (median)")
     print(f"dashboard page: {len(page.content) // 1024} KiB HTML, {len(queries)} SQL queries")
     for name, seconds in results.items():

@@ -119,17 +119,17 @@ def main():
 
     django_with_data(database)
     import redis
+    from bench_pdf import big_document
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from armybuilder.services.events import services as ev
-    from armybuilder.services.events.pack import build
-    from armybuilder.services.events.pack import services as pack
     from armybuilder.jobs.models import Job
     from armybuilder.lists import services as lists
     from armybuilder.lists.selectors import list_document_report
+    from armybuilder.services.events import services as ev
+    from armybuilder.services.events.pack import build
+    from armybuilder.services.events.pack import services as pack
     from armybuilder.services.printing.services import roster_pdf
-    from bench_pdf import big_document
     from handbooks.models import GameSystem
 
     broker = redis.Redis.from_url(args.redis)

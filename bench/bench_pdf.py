@@ -107,6 +107,7 @@ def main():
         static = Path(folder) / "roster.html"
         static.write_text(roster_html(**kwargs, **roster_print_data(force)), encoding="utf-8")
         import weasyprint
+
         from armybuilder.services.printing import render
 
         _, fonts, css, fetcher = render._weasy()

@@ -7,9 +7,9 @@ Budgets from issue 12, printed beside the figures (OVER marks one that is not me
 Each action is posted as the browser posts it (static/web/builder.js): with the digests of the formations and
 boxes the page shows, of the Command Cards section and of the composition chart, read from the page before the
 request (not timed), so the answer holds what changed only; the History panel closed, as a page opens (one pick is
-measured with it open too: its answer then carries the panel's entries). Every kind of action is measured, and the card offers the open panel
-fetches. Beside the wall time, the median CPU time of the request's thread: on a machine shared with other work
-the wall time grows with the load (printed in the header), the CPU time much less.
+measured with it open too: its answer then carries the panel's entries). Every kind of action is measured, and
+the card offers the open panel fetches. Beside the wall time, the median CPU time of the request's thread: on a
+machine shared with other work the wall time grows with the load (printed in the header), the CPU time much less.
 Run: .venv/bin/python bench/bench_real_builder.py   (skips with a message when the library is absent)
 """
 import json
@@ -159,11 +159,12 @@ def run(database):
         grey = next((b for f in view.formations for c in f.columns for b in c.boxes
                      if b.kind == "grey" and b.is_open and b.unit_choices), None)
         support = next((b for b in view.support_boxes if b.is_open and b.unit_choices and not b.units), None)
-        card = next((o for g in view.card_groups for o in g.offers if o.available and (o.targets or o.scope == "force")),
-                    None)
+        card = next((o for g in view.card_groups for o in g.offers
+                     if o.available and (o.targets or o.scope == "force")), None)
 
         def drop_last_unit():
-            s.army_list_remove_unit(army_list=army, list_unit=ListUnit.objects.filter(army_list=army).order_by("pk").last())
+            s.army_list_remove_unit(army_list=army,
+                                    list_unit=ListUnit.objects.filter(army_list=army).order_by("pk").last())
 
         def drop_last_card():
             s.army_list_remove_card(army_list=army, list_card=ListCard.objects.filter(army_list=army).last())
@@ -223,7 +224,8 @@ def run(database):
 
         def remove_formation():
             s.army_list_add_formation(army_list=army, formation_code=formation.code)
-            return post("remove-formation", formation=f"/formations/{ListFormation.objects.filter(army_list=army).count() - 1}")
+            return post("remove-formation",
+                        formation=f"/formations/{ListFormation.objects.filter(army_list=army).count() - 1}")
 
         results["remove formation"] = timed(remove_formation)
         offers_url = reverse("web:card-offers", args=[army.public_id])

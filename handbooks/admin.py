@@ -55,7 +55,8 @@ class CardInline(ReadableInline):
 
 @admin.register(m.Handbook)
 class HandbookAdmin(admin.ModelAdmin):
-    list_display = ["name", "code", "revision", "system", "nation", "period", "points_set", "is_current", "illustrative"]
+    list_display = ["name", "code", "revision", "system", "nation", "period", "points_set", "is_current",
+                    "illustrative"]
     list_filter = ["system", "is_current", "illustrative", "source", "nation__name", "period"]
     search_fields = ["name", "code", "source_ref"]
     filter_horizontal = ["allied_nations"]
@@ -118,7 +119,8 @@ class ProfileInline(ReadableInline):
 @admin.register(m.UnitEntry)
 class UnitEntryAdmin(admin.ModelAdmin):
     list_display = ["name", "code", "card_code", "unit_type", "handbook", "independent", "is_observer", "is_standard"]
-    list_filter = ["handbook__system", "unit_type", "independent", "is_observer", "is_standard", "quality", "morale_level"]
+    list_filter = ["handbook__system", "unit_type", "independent", "is_observer", "is_standard", "quality",
+                   "morale_level"]
     search_fields = ["name", "code", "card_code", "handbook__name"]
     list_select_related = ["handbook"]
     raw_id_fields = ["handbook", "observer_source"]

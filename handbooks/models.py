@@ -102,7 +102,8 @@ class Handbook(models.Model):
     higher_formation = models.CharField(
         max_length=200, blank=True, help_text="Division, brigade or corps all formations of this book belong to."
     )
-    points_set = models.CharField(max_length=120, blank=True, help_text="The dated set of costs, e.g. 2025 Dynamic Points.")
+    points_set = models.CharField(max_length=120, blank=True,
+                                  help_text="The dated set of costs, e.g. 2025 Dynamic Points.")
     allied_nations = models.ManyToManyField(Nation, blank=True, related_name="allied_in_handbooks")
     illustrative = models.BooleanField(
         default=False, help_text="Sample data written by us with invented values, not a real book."
@@ -110,7 +111,8 @@ class Handbook(models.Model):
     description = models.TextField(blank=True)
     source = models.CharField(max_length=20, choices=SOURCES, default="file")
     source_ref = models.CharField(max_length=300, blank=True, help_text="File name or catalogue id it came from.")
-    content_hash = models.CharField(max_length=64, help_text="SHA-256 of the canonical content; equal hash = same data.")
+    content_hash = models.CharField(max_length=64,
+                                    help_text="SHA-256 of the canonical content; equal hash = same data.")
     is_current = models.BooleanField(default=True)
     loaded_at = models.DateTimeField(auto_now_add=True)
     extra = models.JSONField(default=dict, blank=True)
@@ -380,7 +382,8 @@ class Formation(models.Model):
     higher_formation = models.CharField(max_length=200, blank=True)
     instructions = models.TextField(blank=True)
     allied_nations = models.ManyToManyField(Nation, blank=True, related_name="allied_in_formations")
-    variants = models.ManyToManyField(Variant, blank=True, related_name="formations", help_text="Empty = every variant.")
+    variants = models.ManyToManyField(Variant, blank=True, related_name="formations",
+                                      help_text="Empty = every variant.")
     order = models.PositiveIntegerField(default=0)
     # Operation WW2: the army starts from exactly one Standard choice, which grants
     # a pool of options spent only on its own options boxes.
@@ -438,7 +441,8 @@ class BoxChoice(models.Model):
     formation = models.ForeignKey(
         Formation, null=True, blank=True, on_delete=models.CASCADE, related_name="offered_in_boxes"
     )
-    option_cost = models.PositiveSmallIntegerField(default=0, help_text="Options it costs from the pool (Operation WW2).")
+    option_cost = models.PositiveSmallIntegerField(default=0,
+                                                   help_text="Options it costs from the pool (Operation WW2).")
     max_count = models.PositiveSmallIntegerField(null=True, blank=True, help_text="How often it may be picked here.")
     order = models.PositiveSmallIntegerField(default=0)
     variants = models.ManyToManyField(Variant, blank=True, related_name="box_choices")

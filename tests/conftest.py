@@ -61,7 +61,6 @@ def issues_seen_come_from_the_registry():
     carry a registered code with its severity, and wording one of that code's templates gives
     (tests/rules/issue_wording.py). A failure shows as an error in the teardown of the last test."""
     from armybuilder.rules.report import Issue
-
     from tests.rules.issue_wording import wording_problems
 
     seen = set()

@@ -19,10 +19,10 @@ from django.conf import settings
 from django.utils import timezone
 from factory.django import DjangoModelFactory, Password
 
-from armybuilder.services.events import services as events
-from armybuilder.services.events.models import Event
 from armybuilder.lists import services
 from armybuilder.lists.models import ArmyList, ListCard, ListFormation, ListUnit
+from armybuilder.services.events import services as events
+from armybuilder.services.events.models import Event
 from handbooks.models import GameSystem, Handbook
 
 PASSWORD = "pw-not-secret-123"

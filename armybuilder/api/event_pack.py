@@ -17,9 +17,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armybuilder.downloads import attachment
+from armybuilder.jobs.models import Job
 from armybuilder.services.events import selectors
 from armybuilder.services.events.pack import services as pack
-from armybuilder.jobs.models import Job
 from armybuilder.services.printing.render import PAPERS
 
 from .fields import InputSerializer, StrictChoiceField

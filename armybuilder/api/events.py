@@ -11,10 +11,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armybuilder.downloads import attachment
+from armybuilder.lists.selectors import army_list_get_for_user
 from armybuilder.services.events import selectors, services
 from armybuilder.services.events.exports import submission_filename, submission_json, submission_pdf, submission_ros
 from armybuilder.services.events.models import Event, Registration, Submission
-from armybuilder.lists.selectors import army_list_get_for_user
 from handbooks.models import GameSystem
 
 from .fields import InputSerializer, StrictBooleanField, StrictCharField, StrictChoiceField, StrictIntegerField
@@ -380,7 +380,8 @@ class SubmissionPdfApi(SubmissionApi):
     renderer_classes = [PdfRenderer, JSONRenderer]
     throttle_classes = [PdfThrottle]
 
-    @extend_schema(summary="The submitted list's roster", responses={(200, "application/pdf"): PDF, **errors(400, 404, 429)})
+    @extend_schema(summary="The submitted list's roster",
+                   responses={(200, "application/pdf"): PDF, **errors(400, 404, 429)})
     def get(self, request, submission_id):
         submission = self.submission()
         return _file(submission_pdf(submission), "application/pdf", submission_filename(submission, "pdf"))

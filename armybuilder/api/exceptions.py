@@ -15,9 +15,9 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from armybuilder.errors import RETRY_AFTER_SECONDS, service_down
 from armybuilder.lists.listjson.document import MAX_PROBLEMS, ListDocumentError, ListProblem
-from armybuilder.services.events.services import EventError, EventPermissionError
 from armybuilder.lists.services import ListGoneError, ListOperationError, StaleListError
 from armybuilder.rules.matchups import MatchupError
+from armybuilder.services.events.services import EventError, EventPermissionError
 
 logger = logging.getLogger("armybuilder.api")
 

@@ -97,7 +97,7 @@ def pdf_response(view, army_list) -> HttpResponse:
     try:
         exported = list_pdf(army_list, paper=paper, cards=options.validated_data["cards"] == "true")
     except PrintOptionsError as exc:
-        raise ProblemsError([{"pointer": "", "message": str(exc)}])
+        raise ProblemsError([{"pointer": "", "message": str(exc)}]) from exc
     return file_response(exported.content, exported.content_type, exported.filename, army_list.version)
 
 
@@ -105,7 +105,7 @@ def ros_response(army_list, *, zipped: bool) -> HttpResponse:
     try:
         exported = list_roster(army_list, zipped=zipped)
     except BattleScribeRosterError as exc:
-        raise NotExportable("; ".join(exc.problems) or str(exc))
+        raise NotExportable("; ".join(exc.problems) or str(exc)) from exc
     return file_response(exported.content, exported.content_type, exported.filename, army_list.version)
 
 
@@ -190,7 +190,7 @@ class ListRosImportApi(ListApi):
             result = roster_import(data=data, source=source, owner=request.user)
         except BattleScribeRosterError as exc:
             raise ProblemsError([{"pointer": "", "message": p} for p in exc.problems] or
-                                [{"pointer": "", "message": str(exc)}])
+                                [{"pointer": "", "message": str(exc)}]) from exc
         army_list = result.army_list
         army_list.refresh_from_db()
         army_list.warnings = result.warnings

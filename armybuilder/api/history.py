@@ -7,6 +7,7 @@ redo and the move each make a NEW version, so a client that saw an older one get
 """
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from armybuilder.lists import services
@@ -16,11 +17,9 @@ from armybuilder.lists.services import MAX_CUSTOM_NAME, MAX_ITEM_NOTES
 
 from . import selectors
 from .conditional import etag
-from rest_framework.exceptions import NotFound
 from .fields import InputSerializer, StrictCharField, StrictIntegerField
 from .lists import BuilderApi, ListApi, ListDetailOutputSerializer
 from .openapi import IF_MATCH, WRITE_ERRORS, errors
-
 
 HISTORY_KINDS = ["created", "change", "undo", "redo", "restore", "revision", "sharing"]
 REMOVAL_KINDS = ["formation", "unit", "size", "option", "card", "choice"]

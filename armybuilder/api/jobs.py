@@ -16,15 +16,14 @@ from rest_framework.views import APIView
 
 from armybuilder.jobs.models import Job
 from armybuilder.jobs.selectors import job_get_for_user, job_result_file, job_status
+from armybuilder.services.library_import import MAX_UPLOAD_BYTES, Upload, UploadError, battlescribe_import_enqueue
 from armybuilder.services.printing.render import PAPERS
 from armybuilder.services.printing.services import roster_pdf_job_start
-from armybuilder.services.library_import import MAX_UPLOAD_BYTES, Upload, UploadError, battlescribe_import_enqueue
 
 from .exceptions import ProblemsError
 from .fields import InputSerializer, StrictBooleanField, StrictCharField, StrictChoiceField
-from .lists import ListApi
-
 from .files import _FileRenderer
+from .lists import ListApi
 from .openapi import BODY_ERRORS, errors
 from .throttles import ScopedUserThrottle
 
@@ -151,5 +150,5 @@ class BattleScribeImportApi(APIView):
         try:
             job = battlescribe_import_enqueue(owner=request.user, uploads=uploads)
         except UploadError as exc:
-            raise ProblemsError([{"pointer": "/files", "message": str(exc)}])
+            raise ProblemsError([{"pointer": "/files", "message": str(exc)}]) from exc
         return job_response(job, 202)

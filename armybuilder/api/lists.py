@@ -21,8 +21,8 @@ from rest_framework.views import APIView
 from armybuilder.downloads import attachment
 from armybuilder.lists import selectors as list_selectors
 from armybuilder.lists import services
-from armybuilder.lists.summary import army_list_summary_store
 from armybuilder.lists.models import ArmyList
+from armybuilder.lists.summary import army_list_summary_store
 from armybuilder.services.exports import list_json
 from handbooks import models as hb
 
@@ -307,11 +307,12 @@ class ListImportApi(ListApi):
 def _formation_at_pointer(army_list: ArmyList, pointer: str, field: str):
     match = _FORMATION_POINTER.fullmatch(pointer)
     if match is None:
-        raise serializers.ValidationError({field: [f"Expected a formation pointer like /formations/0, got {pointer!r}."]})
+        raise serializers.ValidationError(
+            {field: [f"Expected a formation pointer like /formations/0, got {pointer!r}."]})
     try:
         return selectors.list_formation_at(army_list=army_list, index=int(match.group(1)))
     except Http404 as exc:
-        raise serializers.ValidationError({field: [str(exc)]})
+        raise serializers.ValidationError({field: [str(exc)]}) from exc
 
 
 class FormationAddInputSerializer(InputSerializer):
@@ -506,7 +507,7 @@ class CardAddInputSerializer(InputSerializer):
             data["target_unit"] = selectors.list_unit_at(army_list=army_list, formation_index=formation_index,
                                                          index=index)
         except Http404 as exc:
-            raise serializers.ValidationError({"target": [str(exc)]})
+            raise serializers.ValidationError({"target": [str(exc)]}) from exc
         return data
 
 

@@ -277,7 +277,7 @@ def _uuid(value: str) -> uuid.UUID:
     try:
         return uuid.UUID(value)
     except ValueError:
-        raise serializers.ValidationError("not a list id (a UUID)")
+        raise serializers.ValidationError("not a list id (a UUID)") from None
 
 
 class MatchupCreateInputSerializer(InputSerializer):

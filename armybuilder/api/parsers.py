@@ -13,8 +13,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 from armybuilder.lists.listjson import MAX_BYTES, parse_list_json
-from armybuilder.lists.listjson.document import (MAX_DEPTH, ListDocumentError, RefusedJSON, bad_text,
-                                                       depth, loads_strict)
+from armybuilder.lists.listjson.document import MAX_DEPTH, ListDocumentError, RefusedJSON, bad_text, depth, loads_strict
 
 from .exceptions import PayloadTooLarge, ProblemsError
 
@@ -36,15 +35,15 @@ class StrictJSONParser(JSONParser):
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise ParseError(f"The body is not UTF-8 text (bad byte at offset {exc.start}).")
+            raise ParseError(f"The body is not UTF-8 text (bad byte at offset {exc.start}).") from exc
         try:
             data = loads_strict(text)
         except RefusedJSON as exc:
-            raise ParseError(f"Malformed JSON: {exc}.")
+            raise ParseError(f"Malformed JSON: {exc}.") from exc
         except RecursionError:
-            raise ParseError(f"The JSON body is nested more than {self.max_nesting} levels deep.")
+            raise ParseError(f"The JSON body is nested more than {self.max_nesting} levels deep.") from None
         except json.JSONDecodeError as exc:
-            raise ParseError(f"Malformed JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.")
+            raise ParseError(f"Malformed JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") from exc
         if depth(data, self.max_nesting) > self.max_nesting:
             raise ParseError(f"The JSON body is nested more than {self.max_nesting} levels deep.")
         return _text_checked(data)
@@ -61,7 +60,7 @@ class ListDocumentParser(JSONParser):
         try:
             data = parse_list_json(raw)
         except ListDocumentError as exc:
-            raise ProblemsError([p.as_dict() for p in exc.problems])
+            raise ProblemsError([p.as_dict() for p in exc.problems]) from exc
         except RecursionError:
-            raise ProblemsError([{"pointer": "", "message": f"nested more than {MAX_DEPTH} levels deep"}])
+            raise ProblemsError([{"pointer": "", "message": f"nested more than {MAX_DEPTH} levels deep"}]) from None
         return data

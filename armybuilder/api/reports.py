@@ -9,8 +9,8 @@ class RuleOutputSerializer(serializers.Serializer):
 
 
 class IssueOutputSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="Stable issue code, e.g. fow.black_box.missing; docs/issue-codes.md lists every "
-                                 "one with its severity, rule and wording.")
+    code = serializers.CharField(help_text="Stable issue code, e.g. fow.black_box.missing; docs/issue-codes.md "
+                                           "lists every one with its severity, rule and wording.")
     severity = serializers.ChoiceField(choices=["error", "warning"])
     message = serializers.CharField()
     pointer = serializers.CharField(allow_blank=True, help_text="JSON pointer into the list document.")

@@ -1,7 +1,7 @@
 """/api/v1/... (the API) and /api/schema/, /api/docs/ (its OpenAPI schema and Swagger UI)."""
-from django.urls import path, re_path
 from csp.constants import SELF, UNSAFE_INLINE
 from csp.decorators import csp_update
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from . import books, check, event_pack, events, files, history, jobs, lists, matchups, text, tokens

@@ -14,7 +14,7 @@ from pathlib import PurePath
 from django.core.management.base import BaseCommand, CommandError
 
 LONGEST_QUOTED = 60
-_QUOTED = re.compile(r"'([^']{%d})[^']+'" % LONGEST_QUOTED)
+_QUOTED = re.compile(rf"'([^']{{{LONGEST_QUOTED}}})[^']+'")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 

@@ -6,6 +6,7 @@ Progress therefore goes to the cache (Redis in production, shared by every
 process), refreshed every few seconds by a heartbeat thread; a job whose
 heartbeat has stopped belongs to a worker that died.
 """
+import contextlib
 import threading
 import time
 
@@ -57,7 +58,5 @@ class Heartbeat:
 
     def _run(self):
         while not self._stop.wait(int(settings.JOBS_HEARTBEAT_SECONDS)):
-            try:
+            with contextlib.suppress(Exception):  # a cache hiccup must not kill the job; the next beat tries again
                 live_set(self.job_id, progress=self.progress, message=self.message)
-            except Exception:  # a cache hiccup must not kill the job; the next beat tries again
-                pass

@@ -9,8 +9,8 @@
 The function runs inside one database transaction (unless ``atomic=False``), together with
 the write of its result, so a job that fails or whose worker dies leaves nothing behind.
 """
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 
 class JobError(Exception):

@@ -77,7 +77,8 @@ def _alive(job: Job) -> bool:
 def _claim(job: Job) -> bool:
     now = timezone.now()
     claimed = Job.objects.filter(pk=job.pk, status=job.status, attempts=job.attempts).update(
-        status=Job.RUNNING, attempts=F("attempts") + 1, started_at=now, updated_at=now, progress=0, message="Started", error="")
+        status=Job.RUNNING, attempts=F("attempts") + 1, started_at=now, updated_at=now, progress=0, message="Started",
+        error="")
     if claimed:
         job.refresh_from_db()
     return bool(claimed)
@@ -143,12 +144,11 @@ def _attempt(job: Job, kind: JobKind, log: dict) -> Outcome:
     logger.info("job started", extra=log)
     started = time.perf_counter()
     try:
-        with Heartbeat(job.pk) as heartbeat:
-            with transaction.atomic() if kind.atomic else nullcontext():
-                result = kind.func(JobContext(job, heartbeat))
-                if not isinstance(result, JobResult):
-                    result = JobResult(data=result if isinstance(result, dict) else None)
-                _finish(job, status=Job.SUCCEEDED, message=result.message or "Done", result=result)
+        with Heartbeat(job.pk) as heartbeat, transaction.atomic() if kind.atomic else nullcontext():
+            result = kind.func(JobContext(job, heartbeat))
+            if not isinstance(result, JobResult):
+                result = JobResult(data=result if isinstance(result, dict) else None)
+            _finish(job, status=Job.SUCCEEDED, message=result.message or "Done", result=result)
     except JobError as exc:
         _finish(job, status=Job.FAILED, message="Failed", error=str(exc))
         logger.info("job failed", extra={**log, "error": str(exc)})

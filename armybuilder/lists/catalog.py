@@ -11,12 +11,11 @@ import threading
 from collections import defaultdict
 
 from django.core.cache import cache
-
 from django.db.models.signals import post_delete
 
-from handbooks import models as m
 from armybuilder.rules import data as g
 from armybuilder.rules.battlescribe.catalogue import Catalogue
+from handbooks import models as m
 
 _cache: dict[int, g.HandbookData] = {}
 _ids: dict[tuple[str, str, int], int] = {}
@@ -124,14 +123,16 @@ def _build(handbook_id: int) -> g.HandbookData:
         groups[row["unit_id"]].append(g.UpgradeGroupData(row["code"], row["name"], row["min_choices"],
                                                          row["max_choices"], tuple(upgrades[row["id"]])))
     teams = defaultdict(list)
-    for row in m.Team.objects.filter(**by_unit_book).values("unit_id", "code", "name", "team_type", "count", "is_leader",
-                                                            "is_small", "is_transport", "man_portable", "towed"):
+    for row in m.Team.objects.filter(**by_unit_book).values("unit_id", "code", "name", "team_type", "count",
+                                                            "is_leader", "is_small", "is_transport", "man_portable",
+                                                            "towed"):
         unit_id = row.pop("unit_id")
         teams[unit_id].append(g.TeamData(**row))
 
     units = {}
-    unit_fields = ["id", "code", "name", "card_code", "unit_type", "independent", "is_observer", "observer_source__code",
-                   "game_units", "is_standard", "available_from", "available_to", "availability_note", "off_table",
+    unit_fields = ["id", "code", "name", "card_code", "unit_type", "independent", "is_observer",
+                   "observer_source__code", "game_units", "is_standard", "available_from", "available_to",
+                   "availability_note", "off_table",
                    "is_observation_post", "quality", "keywords", "is_vehicle_unit", "has_platoon_leader",
                    "artillery_weight", "transport_capacity", "morale_level", "unit_class", "weapon_class",
                    "armour_class", "hq_level", "extra"]
@@ -146,8 +147,9 @@ def _build(handbook_id: int) -> g.HandbookData:
 
     choice_variants = _m2m(m.BoxChoice.variants, {"box__handbook_id": hb.pk})
     choices = defaultdict(list)
-    for row in m.BoxChoice.objects.filter(box__handbook_id=hb.pk).values("id", "box_id", "unit__code", "formation__code",
-                                                                        "option_cost", "max_count"):
+    for row in m.BoxChoice.objects.filter(box__handbook_id=hb.pk).values("id", "box_id", "unit__code",
+                                                                         "formation__code", "option_cost",
+                                                                         "max_count"):
         choices[row["box_id"]].append(g.ChoiceData(row["unit__code"], row["formation__code"], row["option_cost"],
                                                    row["max_count"], choice_variants.get(row["id"], g.EMPTY)))
     box_variants = _m2m(m.Box.variants, by_book)

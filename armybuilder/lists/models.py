@@ -69,6 +69,9 @@ class ListFormation(models.Model):
     class Meta:
         ordering = ["army_list_id", "order", "pk"]
 
+    def __str__(self):
+        return self.custom_name or f"list {self.army_list_id} formation {self.letter or self.order}"
+
 
 class ListUnit(models.Model):
     army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="units")
@@ -89,6 +92,9 @@ class ListUnit(models.Model):
     class Meta:
         ordering = ["army_list_id", "order", "pk"]
 
+    def __str__(self):
+        return self.custom_name or f"list {self.army_list_id} unit {self.letter or self.order}"
+
 
 class ListUpgrade(models.Model):
     list_unit = models.ForeignKey(ListUnit, on_delete=models.CASCADE, related_name="upgrades")
@@ -101,6 +107,9 @@ class ListUpgrade(models.Model):
             models.UniqueConstraint(fields=["list_unit", "upgrade"], name="upgrade_once_per_unit"),
             models.CheckConstraint(condition=Q(quantity__gte=1), name="upgrade_quantity_positive"),
         ]
+
+    def __str__(self):
+        return f"unit {self.list_unit_id} upgrade {self.upgrade_id} x{self.quantity}"
 
 
 class ListCard(models.Model):
@@ -120,6 +129,9 @@ class ListCard(models.Model):
             models.CheckConstraint(condition=Q(target_formation__isnull=True) | Q(target_unit__isnull=True),
                                    name="card_has_at_most_one_target"),
         ]
+
+    def __str__(self):
+        return f"list {self.army_list_id} card {self.card_id}"
 
 
 class ListVersion(models.Model):
@@ -166,3 +178,6 @@ class Matchup(models.Model):
 
     class Meta:
         ordering = ["-updated_at"]
+
+    def __str__(self):
+        return f"match-up {self.public_id}: list {self.list_a_id} v list {self.list_b_id}"

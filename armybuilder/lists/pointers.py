@@ -92,7 +92,8 @@ def pointer_of(army_list: ArmyList, obj) -> str:
     if getattr(obj, "_found_at", None) is not None and obj.army_list_id == army_list.pk:
         return obj._found_at
     if isinstance(obj, ListFormation):
-        pks = list(ListFormation.objects.filter(army_list=army_list).order_by("order", "pk").values_list("pk", flat=True))
+        pks = list(ListFormation.objects.filter(army_list=army_list).order_by("order", "pk")
+                   .values_list("pk", flat=True))
         return f"/formations/{pks.index(obj.pk)}"
     if isinstance(obj, ListUnit):
         siblings = ListUnit.objects.filter(army_list=army_list, list_formation_id=obj.list_formation_id)

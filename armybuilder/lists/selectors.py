@@ -16,6 +16,7 @@ from handbooks.models import Handbook
 from .catalog import handbook_data, handbook_id
 from .models import ArmyList, ListCard, ListFormation, ListUnit, ListUpgrade
 
+
 class DbCatalog:
     """Game data from the database, for resolving list documents."""
 

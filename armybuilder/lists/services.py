@@ -4,12 +4,11 @@ Each operation takes ``expected_version``: the version the caller last saw.
 The version is bumped with one conditional UPDATE, so of two tabs editing the
 same list the stale one fails with ``StaleListError`` and changes nothing.
 """
+import dataclasses
 import uuid
 
 from django.db import transaction
 from django.db.models import F, Max
-
-import dataclasses
 
 from armybuilder.lists.listjson import resolve_document
 from armybuilder.lists.listjson.document import ListDocumentError, ListProblem
@@ -204,7 +203,8 @@ def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
         history_record(army_list, f"Added {unit.name}")
         return picked
     sizes = list(unit.sizes.all())
-    size = next((s for s in sizes if s.code == size_code), None) if size_code else (sizes[0] if len(sizes) == 1 else None)
+    size = (next((s for s in sizes if s.code == size_code), None) if size_code
+            else (sizes[0] if len(sizes) == 1 else None))
     if size_code and size is None:
         raise ListOperationError(f"{unit.name} has no size '{size_code}'")
     _bump(army_list, expected_version)
@@ -357,7 +357,7 @@ def _write_parts(army_list: ArmyList, doc: dict, handbook: hb.Handbook, books: d
             via_box=boxes[(book.pk, item["via_box"])] if "via_box" in item else None))
     ListFormation.objects.bulk_create(list_formations)
     with_parent = []
-    for item, list_formation in zip(doc.get("formations", []), list_formations):
+    for item, list_formation in zip(doc.get("formations", []), list_formations, strict=False):
         if "parent" in item:
             list_formation.parent = list_formations[int(item["parent"].rsplit("/", 1)[1])]
             with_parent.append(list_formation)
@@ -496,7 +496,8 @@ def _formation_choices(army_list: ArmyList, formation: hb.Formation, expected_ve
     data = handbook_data(formation.handbook_id)
     pointer = f"/formations/{len(force.formations)}"
     added = ForceFormation(pointer=pointer, index=len(force.formations), handbook=data,
-                           formation=data.formations[formation.code], allied=formation.handbook_id != army_list.handbook_id)
+                           formation=data.formations[formation.code],
+                           allied=formation.handbook_id != army_list.handbook_id)
     force = dataclasses.replace(force, formations=(*force.formations, added))
     doc = _edit(editing.completed, force, pointer, [], points=data.catalogue.points, skip_roles=("unit",))
     if added.allied:
@@ -652,7 +653,8 @@ def army_list_set_name_notes(*, army_list: ArmyList, target: ListFormation | Lis
     if custom_name is not None:
         custom_name = " ".join(custom_name.split())
         if len(custom_name) > MAX_CUSTOM_NAME:
-            raise ListOperationError(f"a name is at most {MAX_CUSTOM_NAME} characters (this one has {len(custom_name)})")
+            raise ListOperationError(f"a name is at most {MAX_CUSTOM_NAME} characters "
+                                     f"(this one has {len(custom_name)})")
         fields["custom_name"] = custom_name
     if notes is not None:
         notes = notes.replace("\r\n", "\n").strip()

@@ -17,7 +17,7 @@ def roster_pdf(ctx) -> JobResult:
                             player=params.get("player", ""), event=params.get("event", ""),
                             list_url=params.get("list_url", ""), extras=tuple(params.get("extras") or ()))
     except PrintOptionsError as exc:
-        raise JobError(str(exc))
+        raise JobError(str(exc)) from exc
     paper, pdf = params.get("paper", "a4"), exported.content
     return JobResult(file=pdf, filename=exported.filename, content_type=exported.content_type,
                      data={"list": str(army_list.public_id), "version": army_list.version, "paper": paper,

@@ -8,9 +8,17 @@ from armybuilder.lists.selectors import army_list_get_for_user, army_list_get_sh
 from armybuilder.services.exports import list_pdf
 from armybuilder.services.printing.forms import RosterOptionsForm, VerifyForm
 from armybuilder.services.printing.options import render_options, saved_print_options
-from armybuilder.services.printing.services import (BadCode, ListDocumentError, roster_filename, roster_pdf_cached,
-                                                    roster_pdf_job_start, roster_qr_path,
-                                                    roster_renders_in_background, roster_verify, share_path)
+from armybuilder.services.printing.services import (
+    BadCode,
+    ListDocumentError,
+    roster_filename,
+    roster_pdf_cached,
+    roster_pdf_job_start,
+    roster_qr_path,
+    roster_renders_in_background,
+    roster_verify,
+    share_path,
+)
 
 
 def _options_or_400(request, army_list=None):
@@ -20,7 +28,8 @@ def _options_or_400(request, army_list=None):
     form = RosterOptionsForm(request.GET)
     if not form.is_valid():
         problems = "; ".join(f"{field}: {' '.join(errors)}" for field, errors in form.errors.items())
-        return None, HttpResponseBadRequest(f"Bad roster options: {problems} (paper=a4|letter, cards=0|1, formation_pages|casualties|pick_list|chart=0|1)",
+        return None, HttpResponseBadRequest(f"Bad roster options: {problems} (paper=a4|letter, cards=0|1, "
+                                            "formation_pages|casualties|pick_list|chart=0|1)",
                                             content_type="text/plain; charset=utf-8")
     return form.options(), None
 

@@ -3,7 +3,13 @@
 Built from the database once per handbook revision (revisions never change, so
 they can be cached for the life of the process) or in tests by hand.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # named in an annotation only: the catalogue module is the BattleScribe engine's
+    from .battlescribe.catalogue import Catalogue
 
 EMPTY: frozenset = frozenset()
 
@@ -218,8 +224,8 @@ class HandbookData:
     system_name: str = ""
     source: str = "file"  # file | battlescribe
     extra: dict = field(default_factory=dict, compare=False, hash=False)
-    # Books imported from BattleScribe: the compiled catalogue (armybuilder.rules.battlescribe.Catalogue).
-    catalogue: object = field(default=None, compare=False, hash=False)
+    # Books imported from BattleScribe: the compiled catalogue.
+    catalogue: Catalogue | None = field(default=None, compare=False, hash=False)
 
     @property
     def key(self) -> tuple[str, str, int]:

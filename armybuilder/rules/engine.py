@@ -1,11 +1,20 @@
 """Entry point: pick the system's rules module and run it."""
+from typing import Protocol
+
 from . import fow, hof, oww2, waf
 from .battlescribe.system import BattleScribeRules
 from .force import Force
 from .issue_codes import FORCE_SYSTEM_UNSUPPORTED
 from .report import Report
 
-MODULES = {module.SYSTEM: module for module in (fow, oww2, hof, waf)}
+
+class Rules(Protocol):
+    """What checks a force of one system: a rules module (fow, oww2 …) or an object such as BattleScribeRules."""
+
+    def check(self, force: Force, report: Report) -> None: ...
+
+
+MODULES: dict[str, Rules] = {module.SYSTEM: module for module in (fow, oww2, hof, waf)}
 
 
 def register(module) -> None:
@@ -19,7 +28,7 @@ def unregister(system: str) -> None:
 
 def check(force: Force) -> Report:
     report = Report(system=force.system, points_limit=force.points_limit)
-    module = MODULES.get(force.system)
+    module: Rules | None = MODULES.get(force.system)
     if module is None and force.handbook.catalogue is not None:
         # A game system imported from BattleScribe with no rules module of its own (e.g. Phalanx).
         module = BattleScribeRules(force.system)

@@ -2,10 +2,10 @@
 from collections import Counter, defaultdict
 
 from . import generic
-from .force import Force, ForceFormation, ForceUnit
-from .data import in_variant
 from . import issue_codes as c
 from .battlescribe.check import check_battlescribe, unit_figures
+from .data import in_variant
+from .force import Force, ForceFormation, ForceUnit
 from .report import ERROR, Report, RuleRef
 
 SYSTEM = "fow4"
@@ -241,7 +241,7 @@ def _unit_name(force: Force, code: str) -> str:
 def check_cards(force: Force, report: Report) -> None:
     per_force = Counter(c.card.code for c in force.cards)
     seen_force_limit = set()
-    per_target = Counter()
+    per_target: Counter[tuple] = Counter()  # (card code, target pointer) -> copies
     rating_cards = defaultdict(list)
     for card in force.cards:
         data = card.card

@@ -1,8 +1,8 @@
 """Checks and sums every system shares: points, sizes, upgrades, boxes, constraints."""
 from collections import Counter
 
-from .force import Force, ForceCard, ForceUnit
 from .data import BoxData, in_variant
+from .force import Force, ForceCard, ForceUnit
 from .issue_codes import IssueCode, diagram_codes
 from .report import Report, RuleRef
 
@@ -84,7 +84,7 @@ def check_unit_options(force: Force, report: Report, prefix: str, rules: dict) -
         elif not in_variant(unit.size.variants, variant):
             report.add(codes.option_not_in_variant, unit.pointer + "/size", form="size", rule=rules.get("variant"),
                        unit=data.name, size=unit.size.label)
-        per_group = Counter()
+        per_group: Counter[str | None] = Counter()  # options chosen per upgrade group
         for index, chosen in enumerate(unit.upgrades):
             upgrade = chosen.upgrade
             pointer = f"{unit.pointer}/upgrades/{index}"
@@ -123,7 +123,7 @@ def check_box_picks(force: Force, report: Report, prefix: str, rules: dict) -> N
     for formation in force.formations:
         data = formation.formation
         handbook = formation.handbook
-        picks = Counter()
+        picks: Counter[str] = Counter()  # units picked per box
         for unit in formation.units:
             box = unit.box
             picks[box.code] += 1

@@ -7,8 +7,9 @@ holds:
 * ``severity``: error (the list is not legal), warning (legal, worth a look) or info;
 * ``rule``: where the rule is written: the seed lines ("L672") of the rulebook, as the rules digests in
   the project's shared notes cite them, with the digest's section; "project rule" where no book says it;
-* ``message``: the wording, a template with ``{name}`` placeholders (``str.format`` syntax). A code reported in several situations has one
-  template per situation, by name (its *forms*); the values a form needs are exactly its placeholders;
+* ``message``: the wording, a template with ``{name}`` placeholders (``str.format`` syntax). A code reported
+  in several situations has one template per situation, by name (its *forms*); the values a form needs are
+  exactly its placeholders;
 * ``fix``: what to do about it, templates by name the same way (none where nothing useful can be said).
 
 The shared checks (``generic.py``, ``battlescribe/check.py``) report the same kinds of problem for every
@@ -24,6 +25,7 @@ import ast
 import string
 from dataclasses import dataclass, fields
 from types import MappingProxyType
+from typing import Any
 
 from .report import ERROR, WARNING, Issue
 
@@ -62,7 +64,8 @@ def _compiled(template: str):
     """The template as a function of its placeholders, by keyword only: an f-string built from its parts (the
     text as constants, each placeholder a name), so filling one in does not parse the template again, and a
     missing or unknown value is a TypeError."""
-    parts, names = [], []
+    parts: list[ast.expr] = []
+    names: list[str] = []
     for literal, name, _, _ in string.Formatter().parse(template):
         if literal:
             parts.append(ast.Constant(literal))
@@ -99,7 +102,8 @@ class IssueCode:
 
     def __init__(self, code: str, *, severity: str, rule: str, message, fix=None):
         prefix = code.partition(".")[0]
-        if (prefix not in SYSTEMS and prefix not in ADDED_PREFIXES) or code.count(".") < 2 or code != code.lower() or " " in code:
+        if ((prefix not in SYSTEMS and prefix not in ADDED_PREFIXES) or code.count(".") < 2 or code != code.lower()
+                or " " in code):
             raise ValueError(f"{code!r} is not an issue code (<system>.<subject>.<problem>, lower case)")
         if severity not in SEVERITIES:
             raise ValueError(f"{code}: severity {severity!r} is not one of {SEVERITIES}")
@@ -829,6 +833,25 @@ def system_prefix_add(prefix: str) -> None:
     if prefix in SYSTEMS:
         raise ValueError(f"the issue-code prefix {prefix!r} is a built-in system's")
     ADDED_PREFIXES.add(prefix)
+
+
+def code_like(code: IssueCode, prefix: str, *, rule: str) -> IssueCode:
+    """``code`` under another system's prefix, worded the same: a system added at run time may borrow a built-in
+    system's wording (``system_prefix_add`` first)."""
+    return IssueCode(f"{prefix}.{code.code.partition('.')[2]}", severity=code.severity, rule=rule,
+                     message=dict(code.messages), fix=dict(code.fixes) or None)
+
+
+def diagram_codes_like(source: str, prefix: str, *, rule: str) -> DiagramCodes:
+    """The diagram codes of the system ``source`` (for example ``"waf"``), worded the same, under ``prefix``.
+    One field may share a code with another (Operation WW2's count ranges), so each code is made once."""
+    made: dict[str, IssueCode] = {}
+    taken = diagram_codes(source)
+    values: dict[str, Any] = {}  # field name -> its code, or None where the source leaves an optional field empty
+    for f in fields(DiagramCodes):
+        code = getattr(taken, f.name)
+        values[f.name] = None if code is None else made.setdefault(code.code, code_like(code, prefix, rule=rule))
+    return DiagramCodes(**values)
 
 
 def system_codes_add(prefix: str, *, codes=(), diagram: DiagramCodes | None = None) -> None:

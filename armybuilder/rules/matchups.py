@@ -7,6 +7,7 @@ who has the heavy hitters), the answers come in as input and are recorded;
 the tool only suggests what it can measure (size, by team count).
 """
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import waf
 from .force import Force, ForceUnit
@@ -124,7 +125,7 @@ def waf_activation_dice(a: Force, b: Force) -> dict:
     (and +1 if every unit is elite). Shown with its working."""
     count = {"a": sum(1 for _ in a.all_units()), "b": sum(1 for _ in b.all_units())}
     base = max(count.values()) - 2
-    out = {"units": count, "base": base, "sides": {}}
+    out: dict[str, Any] = {"units": count, "base": base, "sides": {}}
     for side, force in (("a", a), ("b", b)):
         units = list(force.all_units())
         nation = force.handbook.activation_modifier or 0
@@ -135,8 +136,8 @@ def waf_activation_dice(a: Force, b: Force) -> dict:
             working += "; all elite +1"
         out["sides"][side] = {"nation": force.handbook.nation_name or force.handbook.nation, "nation_modifier": nation,
                               "all_elite_bonus": elite, "dice": dice, "working": f"{working} → {dice}"}
-    dice = {s: out["sides"][s]["dice"] for s in SIDES}
-    out["fewer_dice"] = None if dice["a"] == dice["b"] else min(SIDES, key=dice.get)
+    dice_of = {s: out["sides"][s]["dice"] for s in SIDES}
+    out["fewer_dice"] = None if dice_of["a"] == dice_of["b"] else min(SIDES, key=dice_of.__getitem__)
     return out
 
 
@@ -154,7 +155,7 @@ def fow_matchup(a: Force, b: Force, report_a, report_b) -> dict:
                        "card_points": report.card_points,
                        "forces": _fow_forces(force, report)}
     on_table = {s: sides[s]["reserves_on_table_max"] or 0 for s in SIDES}
-    more = None if on_table["a"] == on_table["b"] else max(SIDES, key=on_table.get)
+    more = None if on_table["a"] == on_table["b"] else max(SIDES, key=on_table.__getitem__)
     difference = {key: (sides["a"].get(key) or 0) - (sides["b"].get(key) or 0) for key in FOW_COMPARED}
     return {"sides": sides, "more_on_table_in_reserves": more, "difference": difference}
 
@@ -208,7 +209,7 @@ def oww2_order_cards(a: Force, b: Force, report_a, report_b) -> dict:
                        "off_table_units": figures.get("off_table_units", 0),
                        "wait_actions": figures.get("wait_actions", 0)}
     hands = {s: sides[s]["first_hand"] for s in SIDES}
-    more = None if hands["a"] == hands["b"] else max(SIDES, key=hands.get)
+    more = None if hands["a"] == hands["b"] else max(SIDES, key=hands.__getitem__)
     return {"sides": sides, "more_cards": more, "difference": abs(hands["a"] - hands["b"])}
 
 
@@ -219,7 +220,7 @@ def waf_setup(a: Force, b: Force) -> dict:
     """Hidden set-up: each side's face-down cards, one per set-up letter (a platoon's, or a company's that
     covers its platoons without a letter of their own), plus the dummies. Outflanking cards wait off the
     table; which ones, and on which flank, stays with their owner, so only their number is given."""
-    sides = {}
+    sides: dict[str, dict[str, Any]] = {}
     for side, force in (("a", a), ("b", b)):
         cards, without = [], []
         for formation in force.formations:
@@ -244,6 +245,6 @@ def waf_setup(a: Force, b: Force) -> dict:
                        "without_letter": without,
                        "repeated_letters": sorted({x for x in letters if letters.count(x) > 1})}
     on_table = {s: sides[s]["face_down_on_table"] for s in SIDES}
-    more = None if on_table["a"] == on_table["b"] else max(SIDES, key=on_table.get)
+    more = None if on_table["a"] == on_table["b"] else max(SIDES, key=on_table.__getitem__)
     return {"sides": sides, "more_cards_on_table": more, "card_spacing_inches": WAF_CARD_SPACING_INCHES,
             "max_outflanking": waf.MAX_OUTFLANK}

@@ -75,9 +75,9 @@ def _option_cost(box, formation_code=None, unit_code=None) -> int:
 def check_option_pools(force: Force, report: Report) -> None:
     """Each formation's pool pays only for its own options; pools never add together."""
     by_index = {f.index: f for f in force.formations}
-    spent = Counter()
+    spent: Counter[int] = Counter()  # options spent per formation index
     for formation in force.formations:
-        picks = Counter()
+        picks: Counter[str] = Counter()  # units picked per box
         for unit in formation.units:
             if unit.box.kind == "options":
                 picks[unit.box.code] += 1

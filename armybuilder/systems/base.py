@@ -51,7 +51,8 @@ class GameSystem:
     # the printed roster and unit cards
     roster_template: str = ROSTER_TEMPLATE
     card_template: str = CARD_TEMPLATE
-    card_layout: str = "generic"  # how a unit's stat line is laid out on its card (services.printing.context.CARD_LAYOUTS)
+    # how a unit's stat line is laid out on its card (services.printing.context.CARD_LAYOUTS)
+    card_layout: str = "generic"
 
     # exchange
     list_extras: tuple[ListExtra, ...] = ()

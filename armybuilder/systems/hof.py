@@ -36,7 +36,8 @@ def figures(force: Force, report: Report) -> list[FigureGroup]:
     for entry in artillery.values():
         weight = WEIGHT_NAMES.get(entry.get("weight"), entry.get("weight") or "")
         fire.rows.append(FigureRow(entry.get("unit", ""), plural(entry.get("fire_missions", 0), "fire mission"),
-                                   f"{weight} artillery; {plural(entry.get('barrage_rfps', 0), 'RFP')} per barrage hit"))
+                                   f"{weight} artillery; "
+                                   f"{plural(entry.get('barrage_rfps', 0), 'RFP')} per barrage hit"))
     groups.append(fire)
     return groups
 

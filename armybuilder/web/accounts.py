@@ -19,8 +19,14 @@ from armybuilder.lists.matchups import matchups_claim_for_user
 from armybuilder.ratelimit import client_ident, rate_limit_hit
 
 from .forms import DeleteAccountForm, DisplayNameForm, SignUpForm
-from .services import (UsernameTaken, army_lists_claim_for_user, player_display_name,
-                       player_set_display_name, user_delete_account, user_sign_up)
+from .services import (
+    UsernameTaken,
+    army_lists_claim_for_user,
+    player_display_name,
+    player_set_display_name,
+    user_delete_account,
+    user_sign_up,
+)
 
 
 def _next_url(request) -> str:

@@ -10,14 +10,13 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from armybuilder.rules.force import Force, ForceFormation, ForceUnit
-from armybuilder.rules.data import BoxData, HandbookData, UnitData, in_variant
-from armybuilder.rules.generic import card_points
-from armybuilder.rules.report import Issue, Report
-
 from armybuilder.rules.battlescribe.choices import alternatives, cheapest_price, size_teams
 from armybuilder.rules.battlescribe.editing import card_place, unit_slot
 from armybuilder.rules.battlescribe.names import display_name
+from armybuilder.rules.data import BoxData, HandbookData, UnitData, in_variant
+from armybuilder.rules.force import Force, ForceFormation, ForceUnit
+from armybuilder.rules.generic import card_points
+from armybuilder.rules.report import Issue, Report
 from armybuilder.systems import system_for
 from armybuilder.systems.figures import option_pool_text
 
@@ -38,7 +37,8 @@ def slug(text: str) -> str:
 
 
 def anchor_for_pointer(pointer: str) -> str:
-    """Element id for a pointer the page renders: /formations/0 -> f0, /formations/0/units/2 -> f0-u2, /support/1 -> s1."""
+    """Element id for a pointer the page renders: /formations/0 -> f0, /formations/0/units/2 -> f0-u2,
+    /support/1 -> s1."""
     parts = [p for p in (pointer or "").split("/") if p]
     if len(parts) >= 2 and parts[0] == "formations":
         if len(parts) >= 4 and parts[2] == "units":
@@ -52,7 +52,9 @@ def anchor_for_pointer(pointer: str) -> str:
 
 
 def box_anchor(formation_index: int | None, box_code: str) -> str:
-    return f"f{formation_index}-box-{slug(box_code)}" if formation_index is not None else f"support-box-{slug(box_code)}"
+    if formation_index is None:
+        return f"support-box-{slug(box_code)}"
+    return f"f{formation_index}-box-{slug(box_code)}"
 
 
 FIELD_ANCHORS = {"name": "list-settings", "points_limit": "list-settings", "variant": "list-settings",
@@ -625,7 +627,8 @@ class _Builder:
         for card in self.force.cards:
             target = ""
             if card.target is not None:
-                target = card.target.formation.name if isinstance(card.target, ForceFormation) else card.target.unit.name
+                target = (card.target.formation.name if isinstance(card.target, ForceFormation)
+                          else card.target.unit.name)
             anchor = anchor_for_pointer(card.pointer)
             self.anchors.add(anchor)
             self.where[anchor] = card.card.name
@@ -809,13 +812,15 @@ def builder_view(force: Force, report: Report, ally_books: list = ()) -> Builder
         if grows_by_options and (has_root or not formation.is_standard):
             continue
         if grows_by_options:
-            note = note or f"Standard: grants {formation.grants_options} option{'' if formation.grants_options == 1 else 's'}"
+            options = formation.grants_options
+            note = note or f"Standard: grants {options} option{'' if options == 1 else 's'}"
         offers.append(FormationOffer(formation.code, formation.name, formation.card_code, note or ""))
     ally_offers = allied_offers(ally_books)
     issues = b.issue_views
     card_offers = b.card_offers()
     card_groups = [CardOfferGroup(scope, label, [o for o in card_offers if o.scope == scope])
-                   for scope, label in (("force", "Force cards"), ("formation", "Formation cards"), ("unit", "Unit cards"))]
+                   for scope, label in (("force", "Force cards"), ("formation", "Formation cards"),
+                                        ("unit", "Unit cards"))]
     return BuilderView(force, report, formations, support_boxes, cards, card_offers, offers, ally_offers, issues,
                        errors=sum(1 for i in issues if i.severity == "error"),
                        warnings=sum(1 for i in issues if i.severity == "warning"),

@@ -7,16 +7,20 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from armybuilder.downloads import attachment
-from armybuilder.lists.selectors import (army_list_force, army_list_get_for_user, army_list_get_shared,
-                                         army_lists_visible_to)
-from armybuilder.lists.summary import my_lists
-from armybuilder.services.printing.extras import chart_svg, composition
-from armybuilder.services.printing.forms import PrintOptionsForm
-from armybuilder.services.printing.options import army_list_set_print_options, saved_print_options
 from armybuilder.lists.listjson.document import ListDocumentError
+from armybuilder.lists.selectors import (
+    army_list_force,
+    army_list_get_for_user,
+    army_list_get_shared,
+    army_lists_visible_to,
+)
+from armybuilder.lists.summary import my_lists
 from armybuilder.rules import check
 from armybuilder.services import exports
 from armybuilder.services.exports import TEXT_FLAVOURS as FLAVOURS
+from armybuilder.services.printing.extras import chart_svg, composition
+from armybuilder.services.printing.forms import PrintOptionsForm
+from armybuilder.services.printing.options import army_list_set_print_options, saved_print_options
 from armybuilder.services.starter import army_list_start_cheapest
 from handbooks.models import GameSystem
 

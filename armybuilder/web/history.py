@@ -10,8 +10,8 @@ from django import forms
 
 from armybuilder.lists import services as list_services
 from armybuilder.lists.history import history_entries, history_seen
-from armybuilder.lists.revisions import RevisionError, newer_revision, revision_update
 from armybuilder.lists.pointers import list_target_at
+from armybuilder.lists.revisions import RevisionError, newer_revision, revision_update
 from armybuilder.lists.selectors import DbCatalog, army_list_document
 from armybuilder.lists.services import MAX_CUSTOM_NAME, MAX_ITEM_NOTES
 

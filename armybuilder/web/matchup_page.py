@@ -255,7 +255,8 @@ def _parity(view: MatchupView, answers: dict, parity: dict | None) -> ParityView
         return out
     by_a = {r.pointer: r for r in ranking_a}
     by_b = {r.pointer: r for r in ranking_b}
-    for pair, suggestion in zip(parity["pairs"], parity.get("suggestions") or [{}] * len(parity["pairs"])):
+    for pair, suggestion in zip(parity["pairs"], parity.get("suggestions") or [{}] * len(parity["pairs"]),
+                                strict=False):
         unit_a, unit_b = by_a[pair["unit_a"]], by_b[pair["unit_b"]]
         judgements = [JudgementView(key, label, worth, pair.get(key) or "",
                                     (suggestion or {}).get("size") or "" if key == "size" else "")

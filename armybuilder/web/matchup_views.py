@@ -9,11 +9,23 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from armybuilder.lists.matchups import (MatchupError, matchup_create, matchup_delete as matchup_remove,
-                                        matchup_parity_judge, matchup_parity_rank, matchup_parity_spend,
-                                        matchup_read, matchup_wizard_get)
-from armybuilder.lists.matchups.selectors import (army_list_from_share_link, army_list_is_own, matchup_get_for_user,
-                                                  matchup_side_labels, matchups_visible_to)
+from armybuilder.lists.matchups import (
+    MatchupError,
+    matchup_create,
+    matchup_parity_judge,
+    matchup_parity_rank,
+    matchup_parity_spend,
+    matchup_read,
+    matchup_wizard_get,
+)
+from armybuilder.lists.matchups import matchup_delete as matchup_remove
+from armybuilder.lists.matchups.selectors import (
+    army_list_from_share_link,
+    army_list_is_own,
+    matchup_get_for_user,
+    matchup_side_labels,
+    matchups_visible_to,
+)
 from armybuilder.lists.selectors import army_lists_visible_to
 
 from . import forms
@@ -133,7 +145,7 @@ def parse_ranking(post, side: str, known: list[str]) -> list[str]:
             order[index], order[other] = order[other], order[index]
         return order
     rows = []
-    for index, (pointer, rank) in enumerate(zip(units, ranks)):
+    for index, (pointer, rank) in enumerate(zip(units, ranks, strict=False)):
         rank = (rank or "").strip()
         if not rank.isdigit() or not 1 <= int(rank) <= len(units):
             raise AnswerProblem(f"Ranks of force {side.upper()}'s units are whole numbers from 1 to {len(units)}.")

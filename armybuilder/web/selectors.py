@@ -1,5 +1,5 @@
-"""Reads for the browser builder: books to start from, allies, match-ups and share links (places in a list by
-JSON pointer are ``armybuilder.lists.pointers``)."""
+"""Reads for the browser builder: books to start from and allies (places in a list by JSON pointer are
+``armybuilder.lists.pointers``; match-ups and share links ``armybuilder.lists.matchups.selectors``)."""
 
 from armybuilder.lists.catalog import handbook_data
 from armybuilder.lists.models import ArmyList

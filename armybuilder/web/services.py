@@ -52,7 +52,7 @@ def user_sign_up(*, form) -> object:
         with transaction.atomic():
             return form.save()
     except IntegrityError:
-        raise UsernameTaken()
+        raise UsernameTaken() from None
 
 
 def player_display_name(user) -> str:

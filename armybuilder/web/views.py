@@ -8,31 +8,30 @@ import re
 from dataclasses import dataclass
 
 from django.contrib import messages
-from django.db import transaction
-
 from django.contrib.auth.views import redirect_to_login
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
-from django.utils.html import format_html
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
 from armybuilder.downloads import attachment
-from armybuilder.services.list_files import list_file_import
-from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists import services as list_services
 from armybuilder.lists.catalog import handbook_data
-from armybuilder.lists.models import ListFormation, ListUnit
 from armybuilder.lists.history import HISTORY_LIMIT
-from armybuilder.lists.selectors import army_list_force, army_list_get_for_user, army_list_get_shared
+from armybuilder.lists.listjson.document import ListDocumentError
+from armybuilder.lists.models import ListFormation, ListUnit
 from armybuilder.lists.pointers import list_card_at, list_formation_at, list_target_at, list_unit_at
+from armybuilder.lists.selectors import army_list_force, army_list_get_for_user, army_list_get_shared
 from armybuilder.lists.services import ListOperationError, StaleListError
-from armybuilder.services.exports import ListFile, list_json
 from armybuilder.lists.summary import army_list_summary_store
 from armybuilder.ratelimit import client_ident, rate_limit_hit
 from armybuilder.rules import check
+from armybuilder.services.exports import ListFile, list_json
+from armybuilder.services.list_files import list_file_import
 
 from . import forms
 from . import history as builder_history

@@ -3,4 +3,4 @@
 parse -> (document, problems) ; check -> problems ; write -> rows.
 Nothing is written unless a file has no problems at all.
 """
-from .problems import LoadProblem, HandbookDataError  # noqa: F401
+from .problems import HandbookDataError, LoadProblem  # noqa: F401

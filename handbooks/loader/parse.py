@@ -140,17 +140,18 @@ def parse_text(text: str, source: str, *, as_json: bool = False):
             return data
         return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
     except _Refused as exc:
-        raise HandbookDataError([LoadProblem(source, "", f"not valid JSON: {exc}")])
+        raise HandbookDataError([LoadProblem(source, "", f"not valid JSON: {exc}")]) from exc
     except json.JSONDecodeError as exc:
-        raise HandbookDataError([LoadProblem(source, f"line {exc.lineno}, column {exc.colno}", f"not valid JSON: {exc.msg}")])
+        raise HandbookDataError([LoadProblem(source, f"line {exc.lineno}, column {exc.colno}",
+                                             f"not valid JSON: {exc.msg}")]) from exc
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise HandbookDataError([LoadProblem(source, where, f"not valid YAML: {exc.problem or exc.context}")])
+        raise HandbookDataError([LoadProblem(source, where, f"not valid YAML: {exc.problem or exc.context}")]) from exc
     except RecursionError:
-        raise HandbookDataError([LoadProblem(source, "", f"nested more than {MAX_DEPTH} levels deep")])
+        raise HandbookDataError([LoadProblem(source, "", f"nested more than {MAX_DEPTH} levels deep")]) from None
     except (yaml.YAMLError, ValueError) as exc:  # ValueError: an integer of more than 4,300 digits
-        raise HandbookDataError([LoadProblem(source, "", f"not valid YAML: {exc}")])
+        raise HandbookDataError([LoadProblem(source, "", f"not valid YAML: {exc}")]) from exc
 
 
 def parse_file(path: Path):
@@ -158,13 +159,13 @@ def parse_file(path: Path):
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise HandbookDataError([LoadProblem(source, "", f"cannot read the file: {exc.strerror}")])
+        raise HandbookDataError([LoadProblem(source, "", f"cannot read the file: {exc.strerror}")]) from exc
     if size > MAX_FILE_BYTES:
         raise HandbookDataError([LoadProblem(source, "", f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")])
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise HandbookDataError([LoadProblem(source, "", f"not UTF-8 text (byte {exc.start})")])
+        raise HandbookDataError([LoadProblem(source, "", f"not UTF-8 text (byte {exc.start})")]) from exc
     except OSError as exc:
-        raise HandbookDataError([LoadProblem(source, "", f"cannot read the file: {exc.strerror}")])
+        raise HandbookDataError([LoadProblem(source, "", f"cannot read the file: {exc.strerror}")]) from exc
     return parse_text(text, source, as_json=path.suffix.lower() == ".json")

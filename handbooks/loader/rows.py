@@ -76,12 +76,12 @@ class Table:
         self.converters = [_converter(f) for f in fields]
         # A column the row does not give takes the field's default (as a model instance would), converted once.
         self.defaults = {}
-        for f, convert in zip(fields, self.converters):
+        for f, convert in zip(fields, self.converters, strict=False):
             default = f.get_default()
             self.defaults[f.attname] = convert(default) if convert is not None else default
         # (name, converter, the class a value needs no converting from, default) per column, for row().
         self.columns = [(name, convert, _EXACT.get(convert), self.defaults[name])
-                        for name, convert in zip(self.names, self.converters)]
+                        for name, convert in zip(self.names, self.converters, strict=False)]
 
     def row(self, values: dict) -> tuple:
         """One row as a tuple of database parameters from ``values`` (attribute name -> value)."""
@@ -133,7 +133,10 @@ def insert_rows(table: Table, rows: list[dict], keys: list[int] | None = None) -
     elif table.with_key and len(keys) != len(rows):
         raise ValueError(f"{len(rows)} rows but {len(keys)} keys")
     make = table.row
-    params = [(key, *make(r)) for key, r in zip(keys, rows)] if table.with_key else [make(r) for r in rows]
+    if table.with_key:
+        params = [(key, *make(r)) for key, r in zip(keys, rows, strict=False)]
+    else:
+        params = [make(r) for r in rows]
     _execute(table.sql, params)
     return keys
 

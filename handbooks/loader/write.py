@@ -5,7 +5,7 @@ has tens of thousands of entries, see rows.py) inside the caller's transaction.
 """
 import hashlib
 import json
-from functools import lru_cache
+from functools import cache
 
 from django.db.models import Max
 
@@ -29,7 +29,8 @@ def write_system(doc: dict) -> tuple[m.GameSystem, bool, bool]:
     )
     system_created = created
     changed = created
-    fields = {"name": doc["name"], "uses_points": doc.get("uses_points", True), "description": doc.get("description", ""),
+    fields = {"name": doc["name"], "uses_points": doc.get("uses_points", True),
+              "description": doc.get("description", ""),
               "default_points_limit": doc.get("default_points_limit")}
     if any(getattr(system, k) != v for k, v in fields.items()):
         for k, v in fields.items():
@@ -57,7 +58,8 @@ def write_system(doc: dict) -> tuple[m.GameSystem, bool, bool]:
         changed |= created
         for c_order, char in enumerate(ptype_doc["characteristics"]):
             values = {"name": char["name"], "order": c_order}
-            obj, created = m.Characteristic.objects.get_or_create(profile_type=ptype, code=char["code"], defaults=values)
+            obj, created = m.Characteristic.objects.get_or_create(profile_type=ptype, code=char["code"],
+                                                                  defaults=values)
             if not created and (obj.name, obj.order) != (values["name"], values["order"]):
                 m.Characteristic.objects.filter(pk=obj.pk).update(**values)
                 changed = True
@@ -122,7 +124,7 @@ class _M2M:
             insert_pairs(field.remote_field.through, field.m2m_column_name(), field.m2m_reverse_name(), pairs)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table(model) -> Table:
     return Table(model)
 
@@ -161,17 +163,17 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
     rule_docs = doc.get("special_rules", [])
     rule_keys = _insert(m.SpecialRule, [{"handbook_id": book, "code": r["code"], "name": r["name"],
                                          "summary": r.get("summary", "")} for r in rule_docs])
-    rule_by_code = {r["code"]: k for r, k in zip(rule_docs, rule_keys)}
+    rule_by_code = {r["code"]: k for r, k in zip(rule_docs, rule_keys, strict=False)}
     variant_docs = doc.get("variants", [])
     variant_keys = _insert(m.Variant, [{"handbook_id": book, "code": v["code"], "name": v["name"],
                                         "symbol": v.get("symbol", "")} for v in variant_docs])
-    variant_by_code = {v["code"]: k for v, k in zip(variant_docs, variant_keys)}
+    variant_by_code = {v["code"]: k for v, k in zip(variant_docs, variant_keys, strict=False)}
     rules_of = lambda d: [rule_by_code[c] for c in d.get("rules", ())]  # noqa: E731
     variants_of = lambda d: [variant_by_code[c] for c in d.get("variants", ())]  # noqa: E731
 
     unit_docs = doc.get("units", [])
     unit_keys = reserve_keys(m.UnitEntry, len(unit_docs))
-    unit_by_code = {u["code"]: k for u, k in zip(unit_docs, unit_keys)}
+    unit_by_code = {u["code"]: k for u, k in zip(unit_docs, unit_keys, strict=False)}
     units = []
     for order, u in enumerate(unit_docs):
         avail = u.get("available") or {}
@@ -191,12 +193,12 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
             "armour_class": u.get("armour_class", ""), "hq_level": u.get("hq_level", ""), "extra": u.get("extra", {}),
         })
     _insert(m.UnitEntry, units, unit_keys)
-    for key, u in zip(unit_keys, unit_docs):
+    for key, u in zip(unit_keys, unit_docs, strict=False):
         links.add(m.UnitEntry.variants, key, variants_of(u))
         links.add(m.UnitEntry.special_rules, key, rules_of(u))
 
     sizes, size_docs, groups, group_docs, teams, team_docs, profiles, profile_docs = [], [], [], [], [], [], [], []
-    for key, u in zip(unit_keys, unit_docs):
+    for key, u in zip(unit_keys, unit_docs, strict=False):
         for order, s in enumerate(u["sizes"]):
             sizes.append({"unit_id": key, "code": s["code"], "label": s["label"], "teams": s.get("teams", 1),
                           "points": s.get("points", 0), "order": order, "extra": s.get("extra", {})})
@@ -216,10 +218,10 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
             profiles.append({"profile_type_id": ptypes[pr["type"]], "unit_id": key, "team_id": None,
                              "name": pr["name"], "values": pr["values"], "order": order})
             profile_docs.append(pr)
-    for key, s in zip(_insert(m.SizeOption, sizes), size_docs):
+    for key, s in zip(_insert(m.SizeOption, sizes), size_docs, strict=False):
         links.add(m.SizeOption.variants, key, variants_of(s))
     upgrades, upgrade_docs = [], []
-    for key, g in zip(_insert(m.UpgradeGroup, groups), group_docs):
+    for key, g in zip(_insert(m.UpgradeGroup, groups), group_docs, strict=False):
         for order, o in enumerate(g["options"]):
             avail = o.get("available") or {}
             kind = o.get("kind", "option")
@@ -232,16 +234,16 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
                 "extra": o.get("extra", {}),
             })
             upgrade_docs.append(o)
-    for key, o in zip(_insert(m.Upgrade, upgrades), upgrade_docs):
+    for key, o in zip(_insert(m.Upgrade, upgrades), upgrade_docs, strict=False):
         links.add(m.Upgrade.variants, key, variants_of(o))
         links.add(m.Upgrade.special_rules, key, rules_of(o))
-    for key, t in zip(_insert(m.Team, teams), team_docs):
+    for key, t in zip(_insert(m.Team, teams), team_docs, strict=False):
         links.add(m.Team.special_rules, key, rules_of(t))
         for order, pr in enumerate(t.get("profiles", [])):
             profiles.append({"profile_type_id": ptypes[pr["type"]], "unit_id": None, "team_id": key,
                              "name": pr["name"], "values": pr["values"], "order": order})
             profile_docs.append(pr)
-    for key, pr in zip(_insert(m.Profile, profiles), profile_docs):
+    for key, pr in zip(_insert(m.Profile, profiles), profile_docs, strict=False):
         links.add(m.Profile.special_rules, key, rules_of(pr))
 
     formation_docs = doc.get("formations", [])
@@ -252,7 +254,7 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
          "extra": f.get("extra", {})}
         for order, f in enumerate(formation_docs)
     ])
-    formation_by_code = {f["code"]: k for f, k in zip(formation_docs, formation_keys)}
+    formation_by_code = {f["code"]: k for f, k in zip(formation_docs, formation_keys, strict=False)}
     boxes, box_docs = [], []
 
     def queue_boxes(formation, prefix, box_list):
@@ -267,13 +269,13 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
             })
             box_docs.append(b)
 
-    for key, f in zip(formation_keys, formation_docs):
+    for key, f in zip(formation_keys, formation_docs, strict=False):
         links.add(m.Formation.variants, key, variants_of(f))
         links.add(m.Formation.allied_nations, key, [nations[c].pk for c in f.get("allied_nations", [])])
         queue_boxes(key, f["code"], f["boxes"])
     queue_boxes(None, "force", doc.get("support", []))
     choices, choice_docs = [], []
-    for key, b in zip(_insert(m.Box, boxes), box_docs):
+    for key, b in zip(_insert(m.Box, boxes), box_docs, strict=False):
         links.add(m.Box.variants, key, variants_of(b))
         for order, c in enumerate(b["choices"]):
             c = {"unit": c} if isinstance(c, str) else c
@@ -281,7 +283,7 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
                             "formation_id": formation_by_code.get(c.get("formation")),
                             "option_cost": c.get("option_cost", 0), "max_count": c.get("max"), "order": order})
             choice_docs.append(c)
-    for key, c in zip(_insert(m.BoxChoice, choices), choice_docs):
+    for key, c in zip(_insert(m.BoxChoice, choices), choice_docs, strict=False):
         links.add(m.BoxChoice.variants, key, variants_of(c))
 
     card_docs = doc.get("cards", [])
@@ -293,7 +295,7 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
          "extra": c.get("extra", {})}
         for order, c in enumerate(card_docs)
     ])
-    for key, c in zip(card_keys, card_docs):
+    for key, c in zip(card_keys, card_docs, strict=False):
         targets = c.get("targets") or {}
         links.add(m.CommandCard.target_units, key, [unit_by_code[x] for x in targets.get("units", [])])
         links.add(m.CommandCard.target_formations, key, [formation_by_code[x] for x in targets.get("formations", [])])

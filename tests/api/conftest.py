@@ -31,14 +31,13 @@ def api_books(django_db_setup, django_db_blocker):
     in a savepoint inside it (pytest-django's ``db``), so tests stay isolated and
     the rest of the suite never sees these rows.
     """
-    with django_db_blocker.unblock():
-        with transaction.atomic():
-            _forget_cached_game_data()
-            call_command("load_handbooks", str(Path(settings.HANDBOOK_DATA_DIR) / "systems"), verbosity=0)
-            results = handbooks_load_paths([BOOKS])
-            assert all(r.ok for r in results), [str(p) for r in results for p in r.problems]
-            yield
-            transaction.set_rollback(True)
+    with django_db_blocker.unblock(), transaction.atomic():
+        _forget_cached_game_data()
+        call_command("load_handbooks", str(Path(settings.HANDBOOK_DATA_DIR) / "systems"), verbosity=0)
+        results = handbooks_load_paths([BOOKS])
+        assert all(r.ok for r in results), [str(p) for r in results for p in r.problems]
+        yield
+        transaction.set_rollback(True)
     _forget_cached_game_data()
 
 

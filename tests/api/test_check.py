@@ -1,7 +1,7 @@
 """POST /api/v1/check: a document in, the engine's report out, nothing saved; rate-limited."""
 import pytest
-from django.test import override_settings
 from django.conf import settings
+from django.test import override_settings
 
 from armybuilder.lists.models import ArmyList
 

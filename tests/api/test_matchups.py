@@ -25,12 +25,11 @@ API = "/api/v1/matchups/"
 @pytest.fixture(scope="module")
 def bundled_books(django_db_setup, django_db_blocker):
     """Every bundled system and sample book, loaded once for this module (rolled back after it)."""
-    with django_db_blocker.unblock():
-        with transaction.atomic():
-            gamedata.clear_cache()
-            call_command("load_handbooks", verbosity=0)
-            yield
-            transaction.set_rollback(True)
+    with django_db_blocker.unblock(), transaction.atomic():
+        gamedata.clear_cache()
+        call_command("load_handbooks", verbosity=0)
+        yield
+        transaction.set_rollback(True)
     gamedata.clear_cache()
 
 
@@ -156,7 +155,7 @@ def test_war_aint_fair_activation_dice_and_set_up(books, owner, owner_client):
                                                             ("WG100/platoon-1", "WG103", "three"),
                                                             ("WG100/platoon-2", "WG103", "three")])])
     british = build(owner, "sample-waf-britain", [("WB200", [("WB200/hq", "WB202", "one")])])
-    for letter, row in zip("CAB", ListUnit.objects.filter(army_list=german).order_by("pk")):
+    for letter, row in zip("CAB", ListUnit.objects.filter(army_list=german).order_by("pk"), strict=False):
         s.army_list_set_setup(army_list=german, list_unit=row, letter=letter)
     matchup_id = made(owner_client, german, list_b=british.public_id).json()["id"]
     dice = owner_client.get(tool_url(matchup_id, "activation-dice")).json()
@@ -199,7 +198,8 @@ def test_the_parity_procedure_as_a_sequence_of_calls(hof, owner_client):
     assert ranked.status_code == 200 and ranked.json()["next_step"] == "judgements"
     # Pre-filled sizes: 3 v 3 none, 4 v 3 A, 5 v 5 none; the unpartnered mortars give B 2. A 1, B 2.
     result = ranked.json()["result"]
-    assert [p["size"] for p in result["pairs"]] == [None, "a", None] and (result["total_a"], result["total_b"]) == (1, 2)
+    assert [p["size"] for p in result["pairs"]] == [None, "a", None]
+    assert (result["total_a"], result["total_b"]) == (1, 2)
     judged = owner_client.put(parity + "/judgements", {"judgements": [
         {"threat": "a", "heavy_hitter": "a"}, {"threat": "b", "heavy_hitter": "b", "size": "a"},
         {"threat": "a", "size": "b"}]}, format="json").json()
@@ -286,7 +286,8 @@ def test_a_match_up_is_its_makers_alone(hof, owner_client, other_client, anon):
     missing = other_client.get(f"{API}{uuid.uuid4()}/")
     theirs = other_client.get(f"{API}{matchup_id}/")
     assert missing.json() == theirs.json()  # someone else's looks exactly like a missing one
-    for method, path, body in (("post", "/parity", None), ("put", "/parity/ranking", {"ranking_a": [], "ranking_b": []}),
+    for method, path, body in (("post", "/parity", None),
+                               ("put", "/parity/ranking", {"ranking_a": [], "ranking_b": []}),
                                ("put", "/parity/spending", {}), ("delete", "/", None)):
         assert getattr(other_client, method)(f"{API}{matchup_id}{path}", body, format="json").status_code == 404
     assert other_client.get(API).json()["count"] == 0 and anon.get(API).status_code == 401
@@ -310,7 +311,8 @@ def test_an_opponents_list_made_private_again_shows_only_that_it_is_private(hof,
     assert "Secret" not in owner_client.get(API).content.decode()
     for method, path in (("get", "/parity"), ("post", "/parity")):
         response = getattr(owner_client, method)(f"{API}{matchup_id}{path}")
-        assert response.status_code == 404 and "Force B's list is no longer shared with you" in response.json()["detail"]
+        assert response.status_code == 404
+        assert "Force B's list is no longer shared with you" in response.json()["detail"]
         assert "Rifle Platoon" not in response.content.decode()
 
 

@@ -10,11 +10,11 @@ from django.core.management import call_command
 from django.core.wsgi import get_wsgi_application
 from django.urls import URLPattern, URLResolver
 from hypothesis import HealthCheck, settings
-from armybuilder.api.services import api_token_rotate
 from rest_framework.test import APIClient
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from armybuilder.api import urls as api_urls
+from armybuilder.api.services import api_token_rotate
 from armybuilder.lists import services
 from armybuilder.lists.models import ArmyList
 from tests.factories import ArmyListFactory, ListCardFactory, ListFormationFactory, ListUnitFactory, UserFactory
@@ -154,7 +154,8 @@ def test_fuzzing_finds_no_server_error_and_no_response_outside_the_schema(case, 
     army = fuzz_list(user)
     params = case.path_parameters or {}
     # Only schema-valid examples are aimed: a negative example must keep the invalid value it was built with.
-    aimed = case.meta.generation.mode == schemathesis.GenerationMode.POSITIVE and zlib.crc32(repr(case.body).encode()) % 2 == 0
+    aimed = (case.meta.generation.mode == schemathesis.GenerationMode.POSITIVE
+             and zlib.crc32(repr(case.body).encode()) % 2 == 0)
     if aimed and params:
         army = fuzz_list(user)
         if "public_id" in params:

@@ -1,7 +1,8 @@
 """Personal API tokens: created, rotated and revoked from a signed-in session; used by tools."""
 import pytest
-from armybuilder.api.models import ApiToken as Token
 from rest_framework.test import APIClient
+
+from armybuilder.api.models import ApiToken as Token
 
 from .conftest import client_for, if_match, url
 

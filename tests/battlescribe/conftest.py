@@ -33,7 +33,8 @@ GST = """<?xml version="1.0" encoding="UTF-8"?>
   </categoryEntries>
   <forceEntries><forceEntry id="force-std" name="Standard" hidden="false"/></forceEntries>
   <sharedRules>
-    <rule id="rule-pa" name="Protected Ammo" hidden="false"><description>INVENTED RULE TEXT THAT MUST NOT BE COPIED</description></rule>
+    <rule id="rule-pa" name="Protected Ammo"
+      hidden="false"><description>INVENTED RULE TEXT THAT MUST NOT BE COPIED</description></rule>
   </sharedRules>
 </gameSystem>
 """
@@ -54,7 +55,8 @@ CAT = f"""<?xml version="1.0" encoding="UTF-8"?>
     <entryLink id="l-form" name="Test Tank Company" hidden="false" targetId="form-1" type="selectionEntry">
       <constraints><constraint field="selections" scope="force" value="1.0" percentValue="false" shared="true"
         includeChildSelections="false" includeChildForces="false" id="c-form-max" type="max"/></constraints>
-      <categoryLinks><categoryLink id="cl-1" name="x" hidden="false" targetId="cat-form" primary="true"/></categoryLinks>
+      <categoryLinks><categoryLink id="cl-1" name="x" hidden="false" targetId="cat-form"
+        primary="true"/></categoryLinks>
     </entryLink>
     <entryLink id="l-sup" name="Heavy Platoon" hidden="false" targetId="sup-1" type="selectionEntry"/>
     <entryLink id="l-lost" name="Lost" hidden="false" targetId="nowhere" type="selectionEntry"/>
@@ -77,12 +79,14 @@ CAT = f"""<?xml version="1.0" encoding="UTF-8"?>
           <selectionEntries>
             <selectionEntry id="m-short" name="Tank (short)" hidden="false" type="model">
               <constraints><constraint field="selections" scope="parent" value="5.0" percentValue="false"
-                shared="true" includeChildSelections="false" includeChildForces="false" id="c-m1" type="max"/></constraints>
+                shared="true" includeChildSelections="false" includeChildForces="false" id="c-m1"
+                  type="max"/></constraints>
               <costs><cost name="pts" typeId="pts" value="0.0"/></costs>
             </selectionEntry>
             <selectionEntry id="m-long" name="Tank (long)" hidden="false" type="model">
               <constraints><constraint field="selections" scope="parent" value="5.0" percentValue="false"
-                shared="true" includeChildSelections="false" includeChildForces="false" id="c-m2" type="max"/></constraints>
+                shared="true" includeChildSelections="false" includeChildForces="false" id="c-m2"
+                  type="max"/></constraints>
               <costs><cost name="pts" typeId="pts" value="1.0"/></costs>
             </selectionEntry>
           </selectionEntries>
@@ -145,7 +149,8 @@ CAT = f"""<?xml version="1.0" encoding="UTF-8"?>
             <constraint field="selections" scope="parent" value="1.0" percentValue="false" shared="true"
               includeChildSelections="false" includeChildForces="false" id="c-b1-max" type="max"/>
           </constraints>
-          <entryLinks><entryLink id="l-p1" name="Tank" hidden="false" targetId="tank-plt" type="selectionEntry"/></entryLinks>
+          <entryLinks><entryLink id="l-p1" name="Tank" hidden="false" targetId="tank-plt"
+            type="selectionEntry"/></entryLinks>
         </selectionEntryGroup>
         <selectionEntryGroup id="b-hq" name="0) Tank Company HQ" hidden="false">
           <constraints>
@@ -154,7 +159,8 @@ CAT = f"""<?xml version="1.0" encoding="UTF-8"?>
             <constraint field="selections" scope="parent" value="1.0" percentValue="false" shared="true"
               includeChildSelections="false" includeChildForces="false" id="c-hq-max" type="max"/>
           </constraints>
-          <entryLinks><entryLink id="l-hq" name="Tank" hidden="false" targetId="tank-plt" type="selectionEntry"/></entryLinks>
+          <entryLinks><entryLink id="l-hq" name="Tank" hidden="false" targetId="tank-plt"
+            type="selectionEntry"/></entryLinks>
         </selectionEntryGroup>
         <selectionEntryGroup id="b-p2" name="2) Optional Platoon" hidden="false">
           <constraints><constraint field="selections" scope="parent" value="1.0" percentValue="false" shared="true"
@@ -170,7 +176,8 @@ CAT = f"""<?xml version="1.0" encoding="UTF-8"?>
           <constraints><constraint field="selections" scope="parent" value="2.0" percentValue="false" shared="true"
             includeChildSelections="false" includeChildForces="false" id="c-r-max" type="max"/></constraints>
         </entryLink>
-        <entryLink id="l-ccf" name="Command Cards [Formation]" hidden="false" targetId="cc-form" type="selectionEntryGroup"/>
+        <entryLink id="l-ccf" name="Command Cards [Formation]" hidden="false" targetId="cc-form"
+          type="selectionEntryGroup"/>
       </entryLinks>
       <costs><cost name="pts" typeId="pts" value="0.0"/></costs>
     </selectionEntry>
@@ -193,9 +200,11 @@ CAT = f"""<?xml version="1.0" encoding="UTF-8"?>
       <selectionEntries>
         <selectionEntry id="card-u1" name="Test Unit Card" hidden="false" type="upgrade">
           <profiles><profile id="p-card" name="Test Unit Card" hidden="false" typeId="pt-card" typeName="Command Card">
-            <characteristics><characteristic name="Info" typeId="ch-info">INVENTED CARD TEXT</characteristic></characteristics>
+            <characteristics><characteristic name="Info"
+              typeId="ch-info">INVENTED CARD TEXT</characteristic></characteristics>
           </profile></profiles>
-          <categoryLinks><categoryLink id="cl-3" name="x" hidden="false" targetId="cat-cc" primary="false"/></categoryLinks>
+          <categoryLinks><categoryLink id="cl-3" name="x" hidden="false" targetId="cat-cc"
+            primary="false"/></categoryLinks>
           <costs><cost name="pts" typeId="pts" value="2.0"/></costs>
         </selectionEntry>
       </selectionEntries>

@@ -13,7 +13,8 @@ from handbooks.models import Handbook
 pytestmark = [pytest.mark.bsdata]
 AFRIKA = "1db5-94f0-8315-42a2"
 COMPANY = "55c7-84f0-094e-4c6f::912e-3dba-2ff4-ab44"
-UNITS = [(f"{COMPANY}/7cac-18a1-c4df-6c72", "178f-6fdb-f53a-ba95"), (f"{COMPANY}/3b34-cd18-1549-fc24", "9892-987c-62b9-08c8"),
+UNITS = [(f"{COMPANY}/7cac-18a1-c4df-6c72", "178f-6fdb-f53a-ba95"),
+         (f"{COMPANY}/3b34-cd18-1549-fc24", "9892-987c-62b9-08c8"),
          (f"{COMPANY}/0084-4c7e-8f7f-06c5", "2fe8-236b-99f4-44ce")]
 GREY = (f"{COMPANY}/a6e4-597c-9e19-f765", "421b-edac-f499-d8ef")  # Optional Panzer II Platoon
 

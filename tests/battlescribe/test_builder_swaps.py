@@ -39,7 +39,8 @@ def test_a_remembered_document_is_used_only_by_a_writer_at_its_version(library_i
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
-    from armybuilder.lists import selectors, services as s
+    from armybuilder.lists import selectors
+    from armybuilder.lists import services as s
     from armybuilder.lists.models import ListFormation, ListUnit
     from tests.web.conftest import action
 

@@ -110,7 +110,8 @@ def test_seeded_mutations_that_break_one_rule_are_refused_naming_the_constraint(
                 named = [i for i in report.errors if expected.constraint_id and expected.constraint_id in
                          (i.rule.where if i.rule else "") and i.fix]
                 if not named:
-                    unnamed.append(f"{mutation.kind}: {expected.constraint_id} {[i.message for i in report.errors][:2]}")
+                    messages = [i.message for i in report.errors][:2]
+                    unnamed.append(f"{mutation.kind}: {expected.constraint_id} {messages}")
                 else:
                     limit = f"{int(expected.limit)}" if expected.limit == int(expected.limit) else f"{expected.limit}"
                     if not any(limit in i.message for i in named):

@@ -547,11 +547,13 @@ def test_the_volks_88cm_battery_is_one_per_force(lib, imported):
     roster = any_minimal(lib, "Late-War - Bulge: German")
     base = lib.evaluate(roster).totals[PTS]
     first = pick(lib, roster, None, "5d0a-0f41-65e3-f21f")
-    battery = pick(lib, roster, pick(lib, roster, first, "948d-8e54-e14a-3921"), "1121-afe8-9570-b1e2::1400-ae6e-cc9e-4d2e")
+    battery = pick(lib, roster, pick(lib, roster, first, "948d-8e54-e14a-3921"),
+                   "1121-afe8-9570-b1e2::1400-ae6e-cc9e-4d2e")
     pick(lib, roster, battery, "b7e8-4832-b67d-698a")
     assert_legal(through_import(lib, roster), base + 5)
     second = pick(lib, roster, None, "2fb0-5bbd-b593-e7a7")
-    battery = pick(lib, roster, pick(lib, roster, second, "55b4-d697-96f1-a316"), "25fd-0fc4-1421-a85f::1400-ae6e-cc9e-4d2e")
+    battery = pick(lib, roster, pick(lib, roster, second, "55b4-d697-96f1-a316"),
+                   "25fd-0fc4-1421-a85f::1400-ae6e-cc9e-4d2e")
     pick(lib, roster, battery, "b7e8-4832-b67d-698a")
     v = through_import(lib, roster)
     refusal(v, "2301-d15d-cb37-6083", "fow.limit.per_force", 1, "at most")

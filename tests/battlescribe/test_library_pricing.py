@@ -130,7 +130,8 @@ def test_card_in_the_roster_increments_a_size(book):
     data = book("6e54-b31b-3dbc-3dfa")
     doc, pointer = alone(data, "57ae-7ed8-294c-8638", sel("9ab2-37b0-3d6a-e6d1"), support_only=True)
     assert priced(doc, pointer)[0] == 3
-    force_card = next(c for c in data.cards.values() if c.extra["bs"]["path"] == "931d-19c2-c996-34cc::3109-744c-873b-d7d9")
+    force_card = next(c for c in data.cards.values()
+                      if c.extra["bs"]["path"] == "931d-19c2-c996-34cc::3109-744c-873b-d7d9")
     doc, pointer = alone(data, "57ae-7ed8-294c-8638", sel("9ab2-37b0-3d6a-e6d1"), support_only=True,
                          cards=[card(force_card.code, "931d-19c2-c996-34cc::3109-744c-873b-d7d9")])
     points, report = priced(doc, pointer)
@@ -267,9 +268,9 @@ def test_units_priced_at_zero_are_free_in_the_data(book):
 
 # -- rosters: export -> import -> export on real Flames of War lists -----------------------------------------
 def round_trip(doc):
-    from armybuilder.services.rosters import roster_export, roster_import
     from armybuilder.lists.selectors import army_list_document
     from armybuilder.lists.services import army_list_import
+    from armybuilder.services.rosters import roster_export, roster_import
 
     first = army_list_import(doc=doc)
     ros = roster_export(first)
@@ -300,7 +301,8 @@ def test_a_list_with_cards_and_options_exports_costs_per_selection(book):
     # catalogue 6e54-b31b-3dbc-3dfa: size 9ab2-37b0-3d6a-e6d1 of unit 57ae-7ed8-294c-8638 costs 3, +1 with
     # the force card 3109-744c-873b-d7d9 (reached through link 931d-19c2-c996-34cc).
     data = book("6e54-b31b-3dbc-3dfa")
-    force_card = next(c for c in data.cards.values() if c.extra["bs"]["path"] == "931d-19c2-c996-34cc::3109-744c-873b-d7d9")
+    force_card = next(c for c in data.cards.values()
+                      if c.extra["bs"]["path"] == "931d-19c2-c996-34cc::3109-744c-873b-d7d9")
     base = cheapest_list(data, next(iter(data.formations))).document
     doc, _ = alone(data, "57ae-7ed8-294c-8638", sel("9ab2-37b0-3d6a-e6d1"), support_only=True,
                    cards=[card(force_card.code, "931d-19c2-c996-34cc::3109-744c-873b-d7d9")])
@@ -310,7 +312,7 @@ def test_a_list_with_cards_and_options_exports_costs_per_selection(book):
     assert second == ros
     ns = {"r": "http://www.battlescribe.net/schema/rosterSchema"}
     root = ET.fromstring(ros)
-    sizes = [s for s in root.iter("{%s}selection" % ns["r"]) if s.get("entryId", "").endswith("9ab2-37b0-3d6a-e6d1")]
+    sizes = [s for s in root.iter(f"{{{ns['r']}}}selection") if s.get("entryId", "").endswith("9ab2-37b0-3d6a-e6d1")]
     assert [c.get("value") for c in sizes[0].find("r:costs", ns)] == ["4.0"]
     total = float(root.find("r:costs/r:cost", ns).get("value"))
     assert total == list_document_report(doc)[1].total_points == again.report.total_points

@@ -36,7 +36,8 @@ def catalogue_id(lib, name):
 
 def formation(lib, catalogue_name, path):
     cat = catalogue_id(lib, catalogue_name)
-    return next(f for f in lib.formations() if f.catalogue_id == cat and (f.path == path or f.path.startswith(path + "::")))
+    return next(f for f in lib.formations()
+                if f.catalogue_id == cat and (f.path == path or f.path.startswith(path + "::")))
 
 
 def holder_of(roster, entry_id):
@@ -145,8 +146,8 @@ def test_formations_are_the_root_options_in_the_formations_category(fow, bsdata_
     primary = secondary = 0
     for cid, e in roots:
         own = cat_links(e)
-        hit = next((shared[c][e.get("targetId")] for c in [cid, *linked[cid]] if e.get("targetId") in shared.get(c, {})),
-                   None)
+        hit = next((shared[c][e.get("targetId")] for c in [cid, *linked[cid]]
+                    if e.get("targetId") in shared.get(c, {})), None)
         target = cat_links(hit) if hit is not None else []
         if FORMATIONS not in {c.get("targetId") for c in own + target}:
             continue
@@ -476,7 +477,8 @@ def test_rommel_is_a_force_card_under_the_root_command_cards_entry(fow):
     # MW Afrika Korps: root link 87f3-67bc-84c4-de9b -> 27ab-4f27-5703-a40f (Command Cards, 0 pts) holds
     # group link 6f72-91d7-7a09-7ca3 with Erwin Rommel 2f85-9941-dddc-4594 at 6 pts; the cheapest Panzer
     # III Tank Company 55c7-84f0-094e-4c6f::912e-3dba-2ff4-ab44 is 28, so the two together are 34.
-    roster = fow.minimal_legal_roster(formation(fow, "Mid-War - Afrika Korps", "55c7-84f0-094e-4c6f::912e-3dba-2ff4-ab44"))
+    roster = fow.minimal_legal_roster(formation(fow, "Mid-War - Afrika Korps",
+                                                "55c7-84f0-094e-4c6f::912e-3dba-2ff4-ab44"))
     assert roster.costs[PTS] == 28
     cards = pick(fow, roster, None, "87f3-67bc-84c4-de9b::27ab-4f27-5703-a40f")
     rommel = pick(fow, roster, cards, "6f72-91d7-7a09-7ca3::2f85-9941-dddc-4594")

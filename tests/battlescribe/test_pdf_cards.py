@@ -1,10 +1,10 @@
 """Unit cards of imported books show what was bought: only the chosen teams' and weapons' lines, the special
 rules with the data's own descriptions, and the command cards given to the unit with their text."""
+import io
 import re
 
 import pytest
 from pypdf import PdfReader
-import io
 
 from armybuilder.lists import services as s
 from armybuilder.services.printing.services import roster_pdf_for_list

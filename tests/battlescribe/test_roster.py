@@ -12,9 +12,9 @@ from armybuilder.interchange.battlescribe import import_library
 from armybuilder.interchange.battlescribe.roster import BattleScribeRosterError, read_roster_bytes
 from armybuilder.interchange.battlescribe.roster_map import roster_to_document
 from armybuilder.interchange.battlescribe.roster_write import zip_roster
-from armybuilder.services.rosters import roster_export, roster_import
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import DbCatalog, army_list_document
+from armybuilder.services.rosters import roster_export, roster_import
 
 from .helpers import same_list
 
@@ -75,7 +75,7 @@ def test_the_phalanx_roster_round_trips_byte_for_byte(phalanx):
     assert [c.get("value") for c in root.findall("r:costs/r:cost", NS)] == ["114.0", "32.0"]
     assert [el.tag.rsplit("}", 1)[-1] for el in root] == ["costs", "costLimits", "forces"]
     # Each selection's costs, as in BattleScribe: the Big Rig (link 013c-0969-52c7-a739) 50 points, 30 fuel.
-    rig = next(s for s in root.iter("{%s}selection" % NS["r"]) if s.get("entryId", "").startswith("013c") and
+    rig = next(s for s in root.iter(f"{{{NS['r']}}}selection") if s.get("entryId", "").startswith("013c") and
                s.get("type") == "unit")
     assert [c.get("value") for c in rig.find("r:costs", NS)] == ["50.0", "30.0"]
 
@@ -92,7 +92,8 @@ def test_new_recruit_json_and_rosz_give_the_same_list(phalanx):
 
 def test_export_roster_command_writes_ros_and_rosz(phalanx, tmp_path):
     result = roster_import(data=(phalanx / "Test Roster 1.ros").read_bytes(), source="Test Roster 1.ros")
-    call_command("export_roster", str(result.army_list.public_id), "-o", str(tmp_path / "out.ros"), stdout=io.StringIO())
+    call_command("export_roster", str(result.army_list.public_id), "-o", str(tmp_path / "out.ros"),
+                 stdout=io.StringIO())
     call_command("export_roster", str(result.army_list.public_id), "-o", str(tmp_path / "out.rosz"),
                  stdout=io.StringIO())
     with zipfile.ZipFile(tmp_path / "out.rosz") as archive:

@@ -4,9 +4,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from armybuilder.services.rosters import roster_export, roster_import
 from armybuilder.lists.selectors import army_list_document
 from armybuilder.lists.services import army_list_import
+from armybuilder.services.rosters import roster_export, roster_import
 
 from .test_roster import MINI_LIST, NS, mini  # noqa: F401 - fixture
 

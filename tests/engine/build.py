@@ -8,9 +8,20 @@ JSON pointers the list document uses (``/formations/N``, ``/formations/N/units/M
 """
 from dataclasses import dataclass
 
+from armybuilder.rules.data import (
+    BoxData,
+    CardData,
+    ChoiceData,
+    ConstraintData,
+    FormationData,
+    HandbookData,
+    SizeData,
+    TeamData,
+    UnitData,
+    UpgradeData,
+    UpgradeGroupData,
+)
 from armybuilder.rules.force import Force, ForceCard, ForceFormation, ForceUnit, ForceUpgrade
-from armybuilder.rules.data import (BoxData, CardData, ChoiceData, ConstraintData, FormationData, HandbookData,
-                                        SizeData, TeamData, UnitData, UpgradeData, UpgradeGroupData)
 from armybuilder.rules.report import Report
 
 # --- game data -------------------------------------------------------------------------------------------------

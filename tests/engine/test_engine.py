@@ -6,7 +6,7 @@ from .build import a_book, a_force, sole_error
 
 
 def test_each_game_system_has_its_rules_module():
-    assert engine.MODULES == {"fow4": fow, "oww2": oww2, "hof": hof, "waf": waf}
+    assert {"fow4": fow, "oww2": oww2, "hof": hof, "waf": waf} == engine.MODULES
 
 
 def test_a_force_of_a_system_with_no_rules_is_refused_with_a_clear_message():

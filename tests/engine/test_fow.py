@@ -6,8 +6,21 @@ support, a Recce Company whose only compulsory box is its HQ, and four command c
 """
 from armybuilder.rules import engine, fow
 
-from .build import (a_book, a_box, a_card, a_force, a_formation, a_size, a_unit, field, give, issue, issues,
-                    sole_error, take)
+from .build import (
+    a_book,
+    a_box,
+    a_card,
+    a_force,
+    a_formation,
+    a_size,
+    a_unit,
+    field,
+    give,
+    issue,
+    issues,
+    sole_error,
+    take,
+)
 
 
 def german_units():

@@ -8,8 +8,24 @@ from armybuilder.rules import generic
 from armybuilder.rules.data import ChoiceData
 from armybuilder.rules.report import Report, RuleRef
 
-from .build import (a_book, a_box, a_card, a_constraint, a_force, a_formation, a_group, a_size, a_unit,
-                    an_upgrade, field, give, issue, issues, take)
+from .build import (
+    a_book,
+    a_box,
+    a_card,
+    a_constraint,
+    a_force,
+    a_formation,
+    a_group,
+    a_size,
+    a_unit,
+    an_upgrade,
+    field,
+    give,
+    issue,
+    issues,
+    take,
+)
+from .codes import X_OVER_LIMIT
 
 RULES = {}
 
@@ -51,7 +67,8 @@ def test_a_units_points_are_its_size_plus_options_per_unit_per_team_and_per_item
 
 
 def test_a_downgrade_takes_points_off_and_a_unit_without_a_size_costs_only_its_options():
-    force = a_force(book(), field("F1", take("F1/b1", "INF", "4x", "kit/old"), take("F1/b1", "INF", None, "weapons/at")))
+    force = a_force(book(),
+                    field("F1", take("F1/b1", "INF", "4x", "kit/old"), take("F1/b1", "INF", None, "weapons/at")))
     first, second = force.formations[0].units
     assert generic.unit_points(first) == 5 - 1
     assert generic.unit_points(second) == 2
@@ -77,11 +94,11 @@ def test_a_force_may_cost_the_limit_but_not_a_point_more():
     rule = RuleRef("X", "Points limit")
     force = a_force(book(), field("F1", take("F1/b1", "TNK", "3x")), points_limit=9)
     report = run(generic.sum_points, force)
-    generic.check_points_limit(force, report, rule, "x.points.over_limit")
+    generic.check_points_limit(force, report, rule, X_OVER_LIMIT)
     assert report.legal
     tight = a_force(book(), field("F1", take("F1/b1", "TNK", "3x")), points_limit=8)
     report = run(generic.sum_points, tight)
-    generic.check_points_limit(tight, report, rule, "x.points.over_limit")
+    generic.check_points_limit(tight, report, rule, X_OVER_LIMIT)
     found = issue(report, "x.points.over_limit")
     assert (found.pointer, found.rule, found.fix) == ("/points_limit", rule,
                                                       "Remove or shrink units worth at least 1 points.")
@@ -90,7 +107,7 @@ def test_a_force_may_cost_the_limit_but_not_a_point_more():
 def test_no_points_limit_means_no_points_check():
     force = a_force(book(), field("F1", take("F1/b1", "TNK", "3x")))
     report = run(generic.sum_points, force)
-    generic.check_points_limit(force, report, None, "x.points.over_limit")
+    generic.check_points_limit(force, report, None, X_OVER_LIMIT)
     assert report.issues == []
 
 
@@ -164,8 +181,8 @@ def test_force_support_comes_only_from_force_boxes_each_within_its_limit():
 
 def test_a_system_can_name_the_box_codes_its_own_way():
     force = a_force(book(), field("F1"))
-    report = run(generic.check_box_picks, force, "x", RULES, {"black": "x.count.too_few"})
-    found = issue(report, "x.count.too_few")
+    report = run(generic.check_box_picks, force, "y", RULES)
+    found = issue(report, "y.count.too_few")
     assert (found.box, found.fix) == ("F1/b1", "Add one unit from: Rifle Platoon, Tank Platoon.")
 
 

@@ -1,5 +1,6 @@
 """Hail of Fire (armybuilder/rules/hof.py): no points; complete unit records, transport loads and the force's
-figures. Rule lines are those of the Hail of Fire digest, seed 003 (/work/shared/rules/hail-of-fire-and-war-aint-fair.md).
+figures. Rule lines are those of the Hail of Fire digest, seed 003
+(/work/shared/rules/hail-of-fire-and-war-aint-fair.md).
 The Force Parity Procedure, which balances two forces, is in test_matchups.py.
 """
 from armybuilder.rules import engine
@@ -20,7 +21,8 @@ UNITS = [
     a_unit("CROWD", "Crowded Platoon", quality="poor", has_platoon_leader=True, sizes=[a_size("s", 11)],
            teams=[leader(), a_team("rifle", 8), a_team("truck", 2, "vehicle", is_transport=True)]),
     a_unit("SMALL", "Kübelwagen Platoon", quality="regular", has_platoon_leader=True, transport_capacity=3,
-           sizes=[a_size("s", 9)], teams=[leader(), a_team("rifle", 6), a_team("car", 2, "vehicle", is_transport=True)]),
+           sizes=[a_size("s", 9)],
+           teams=[leader(), a_team("rifle", 6), a_team("car", 2, "vehicle", is_transport=True)]),
     a_unit("GUNS", "Gun Platoon", quality="regular", has_platoon_leader=True, sizes=[a_size("s", 3)],
            teams=[a_team("gun", 2, "gun", towed=True), a_team("tractor", 1, "vehicle", is_transport=True)]),
     a_unit("TANK", "Panzer Platoon", quality="elite", is_vehicle_unit=True, sizes=[a_size("s", 3)],

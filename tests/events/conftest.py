@@ -3,8 +3,8 @@ import pytest
 from django.test import Client
 
 from tests.factories import ArmyListFactory, EventFactory, ListFormationFactory, ListUnitFactory, UserFactory
-from tests.web.conftest import PASSWORD, afrika, books, live_books  # noqa: F401 - fixtures
 from tests.web.browser import browser, page  # noqa: F401 - fixtures for the end-to-end test
+from tests.web.conftest import PASSWORD, afrika, books, live_books  # noqa: F401 - fixtures
 
 
 def make_user(name):

@@ -5,9 +5,9 @@ again (so the dashboard has a previous submission and a diff to show), and every
 """
 from django.contrib.auth import get_user_model
 
-from armybuilder.services.events import services as ev
 from armybuilder.lists import services as s
 from armybuilder.lists.models import ListUnit
+from armybuilder.services.events import services as ev
 
 
 def populate_event(event, template, players: int, *, prefix: str = "player") -> list:

@@ -19,11 +19,11 @@ import pytest
 from django.db import connection
 from pypdf import PdfReader
 
-from armybuilder.services.events import services as ev
-from armybuilder.services.events.pack import build
 from armybuilder.jobs import services as job_services
 from armybuilder.jobs.runner import job_execute
 from armybuilder.jobs.tasks import run_job
+from armybuilder.services.events import services as ev
+from armybuilder.services.events.pack import build
 from tests.web.browser import PYTESTMARK, axe_violations, browser, expect, page  # noqa: F401 (fixtures)
 from tests.web.conftest import PASSWORD
 

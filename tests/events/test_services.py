@@ -4,10 +4,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from armybuilder.services.events import services as ev
-from armybuilder.services.events.models import Registration, Submission
 from armybuilder.lists import services as s
 from armybuilder.lists.selectors import army_list_document
+from armybuilder.services.events import services as ev
+from armybuilder.services.events.models import Registration, Submission
 from armybuilder.services.printing.codes import list_code
 
 from .conftest import make_user, panzer_company
@@ -152,7 +152,7 @@ def test_recheck_shows_which_lists_changed_verdict(event, afrika):
     players = [make_user(n) for n in ("anna", "bert")]
     small = panzer_company(players[0], afrika)
     big = panzer_company(players[1], afrika)
-    for player, army in zip(players, [small, big]):
+    for player, army in zip(players, [small, big], strict=False):
         ev.submission_create(registration=ev.event_register(event=event, player=player), army_list=army, by=player)
     points = Submission.objects.get(registration__player=players[0]).points
     # A tighter pack stands in for a data update: the first list still fits, the second (same) one too …

@@ -5,6 +5,7 @@ share link of the underlying list (signed in, not registered). The list's name a
 before the reveal they must appear nowhere for anyone but the player and the organisers; after it, to the
 registered players, and to everyone when the event is public.
 """
+import contextlib
 import io
 import json
 from datetime import timedelta
@@ -15,9 +16,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from armybuilder.api.services import api_token_rotate
+from armybuilder.lists import services as s
 from armybuilder.services.events import services as ev
 from armybuilder.services.events.models import Event
-from armybuilder.lists import services as s
 
 from .conftest import make_user, panzer_company
 
@@ -35,10 +36,8 @@ def _text(response) -> str:
         return " ".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(body)).pages)
     text = body.decode("utf-8", "replace")
     if "json" in response.get("Content-Type", ""):
-        try:
+        with contextlib.suppress(ValueError):
             text += json.dumps(json.loads(text), ensure_ascii=False)
-        except ValueError:
-            pass
     return text
 
 

@@ -27,7 +27,7 @@ def scaled(n: int, code: str) -> dict:
         rule_code = {r["code"]: f"{r['code']}-{i}" for r in book["special_rules"]}
         variant_code = {v["code"]: f"{v['code']}-{i}" for v in book["variants"]}
 
-        def recode(item):
+        def recode(item, variant_code=variant_code, rule_code=rule_code):
             if "variants" in item:
                 item["variants"] = [variant_code[v] for v in item["variants"]]
             if "rules" in item:

@@ -18,7 +18,8 @@ BOOK = {
     "nation": "germany",
     "illustrative": True,
     "allied_nations": ["italy"],
-    "special_rules": [{"code": "stormtroopers", "name": "Stormtroopers", "summary": "May move again after a good order."}],
+    "special_rules": [{"code": "stormtroopers", "name": "Stormtroopers",
+                       "summary": "May move again after a good order."}],
     "variants": [{"code": "v15", "name": "15th Division"}, {"code": "v21", "name": "21st Division"}],
     "units": [
         {"code": "TG101", "name": "Tank Company HQ", "type": "tank",
@@ -28,7 +29,8 @@ BOOK = {
                    {"code": "4x", "label": "4x Panzer III", "teams": 4, "points": 16, "variants": ["v21"]}],
          "upgrades": [{"code": "skirts", "name": "Skirts", "max": 1,
                        "options": [{"code": "schurzen", "name": "Schürzen", "points": 1, "per": "team"}]}],
-         "profiles": [{"type": "tank-unit", "name": "Panzer III", "values": {"motivation": "Confident", "skill": "Trained"}},
+         "profiles": [{"type": "tank-unit", "name": "Panzer III",
+                       "values": {"motivation": "Confident", "skill": "Trained"}},
                       {"type": "weapon", "name": "5cm gun", "values": {"range": "24\"/60cm", "anti_tank": 9}}]},
         {"code": "TG103", "name": "Artillery Battery", "type": "gun",
          "sizes": [{"code": "4x", "label": "4x 10.5cm", "teams": 4, "points": 10}]},
@@ -95,7 +97,8 @@ def test_a_good_book_loads_with_all_its_parts(systems, tmp_path):
     restricted = boxes["TG100/art"].choices.get(unit__code="TG104")
     assert list(restricted.variants.values_list("code", flat=True)) == ["v15"]
     card = book.cards.get()
-    assert (card.scope, card.cost_basis, list(card.target_units.values_list("code", flat=True))) == ("unit", "team", ["TG102"])
+    assert (card.scope, card.cost_basis, list(card.target_units.values_list("code", flat=True))) == (
+        "unit", "team", ["TG102"])
     assert book.constraints.get().max_count == 1
 
 

@@ -85,7 +85,7 @@ def start_site(tmp_dir: Path):
             drop()
             raise RuntimeError(f"{args[0]} failed: {done.stderr[-2000:]}")
     port = free_port()
-    log = open(tmp_dir / "gunicorn.log", "w")
+    log = open(tmp_dir / "gunicorn.log", "w")  # noqa: SIM115 - open while the server runs; stop() closes it
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "armybuilder.wsgi:application",
                                "--bind", f"127.0.0.1:{port}", "--workers", "2", "--worker-class", "gthread",
                                "--threads", "8", "--timeout", "60", "--graceful-timeout", "5"],

@@ -5,6 +5,7 @@ from the share link while the list is shared (and a match-up made through it, wh
 Roles and objects are data: a new kind of object (an event, a submission, a job) is one entry in
 tests/hostile/world.py, and its URLs join the matrix by themselves.
 """
+import contextlib
 import io
 import json
 import zipfile
@@ -16,8 +17,8 @@ from armybuilder.lists import services as list_services
 from armybuilder.lists.matchups import matchup_create
 from armybuilder.lists.models import ArmyList
 
-from .world import PASSWORD, SECRET_NAME, SECRET_NOTES, build_world, concrete_paths
 from .ways_in import request_methods, routes
+from .world import PASSWORD, SECRET_NAME, SECRET_NOTES, build_world, concrete_paths
 
 pytestmark = pytest.mark.django_db
 ROLES = ("anonymous", "owner", "other", "staff", "visitor")
@@ -37,10 +38,8 @@ def _text(response) -> str:
             return " ".join(archive.read(name).decode("utf-8", "replace") for name in archive.namelist())
     text = body.decode("utf-8", "replace")
     if "json" in kind:
-        try:
+        with contextlib.suppress(ValueError):
             text += " " + json.dumps(json.loads(text), ensure_ascii=False)  # names written as \\u escapes too
-        except ValueError:
-            pass
     return text
 
 

@@ -77,9 +77,9 @@ def test_patch_and_delete_sent_together_with_one_if_match_never_both_succeed(sit
         assert created.status_code == 201, created.text[:300]
         url = f"{site.url}/api/v1/lists/{created.json()['id']}/"
         patch, delete = together(
-            lambda: api.patch(url, json={"name": f"patched {round_number}"}, headers={"If-Match": '"1"'},
-                              timeout=TIMEOUT),
-            lambda: api.delete(url, headers={"If-Match": '"1"'}, timeout=TIMEOUT))
+            lambda url=url, n=round_number: api.patch(url, json={"name": f"patched {n}"}, headers={"If-Match": '"1"'},
+                                                      timeout=TIMEOUT),
+            lambda url=url: api.delete(url, headers={"If-Match": '"1"'}, timeout=TIMEOUT))
         after = api.get(url, timeout=TIMEOUT)
         statuses = (patch.status_code, delete.status_code, after.status_code)
         server_errors += [s for s in statuses if s >= 500]

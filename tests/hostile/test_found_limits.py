@@ -72,8 +72,8 @@ def test_anonymous_copies_are_rate_limited(list_document, settings):
 
 @pytest.mark.django_db
 def test_a_5000_digit_number_in_a_ros_is_a_clear_refusal_not_an_overflow_500(mini_battlescribe, player_client):
-    from armybuilder.services.rosters import roster_export
     from armybuilder.lists import services as list_services
+    from armybuilder.services.rosters import roster_export
 
     army_list = list_services.army_list_import(doc=mini_battlescribe)
     ros = roster_export(army_list).decode("utf-8")

@@ -61,7 +61,8 @@ def test_old_plain_text_tokens_keep_working_after_the_migration_hashes_them(play
     from django.db.migrations.executor import MigrationExecutor
 
     executor = MigrationExecutor(connection)
-    old_state = executor.loader.project_state([("ab_api", "0001_api_tokens"), ("authtoken", "0004_alter_tokenproxy_options")])
+    old_state = executor.loader.project_state([("ab_api", "0001_api_tokens"),
+                                               ("authtoken", "0004_alter_tokenproxy_options")])
     migration = executor.loader.get_migration("ab_api", "0002_hash_plain_tokens")
     from rest_framework.authtoken.models import Token
 

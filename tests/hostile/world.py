@@ -5,6 +5,7 @@ built so far and returns the object) and the parameters that name it to ``PARAME
 and submissions and issue 14's jobs are entries here; a URL that takes an id without a filler fails the
 coverage test, which names the parameter to add.
 """
+import contextlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,10 +72,8 @@ def _army_list(world):
         s.army_list_pick_unit(army_list=army_list, box_code=support.code, unit_code=support.choices.first().unit.code)
     card = CommandCard.objects.filter(handbook=book).first()
     if card is not None:
-        try:
+        with contextlib.suppress(s.ListOperationError):
             s.army_list_add_card(army_list=army_list, card_code=card.code)
-        except s.ListOperationError:
-            pass
     army_list.refresh_from_db()
     return army_list
 
@@ -90,8 +89,8 @@ def _matchup(world):
 def _hof_matchup(world):
     """A Hail of Fire match-up of the owner's (the sample Kampfgruppe against a copy of it), so that the
     parity procedure's steps read the hostile bodies instead of answering 404 for a system without one."""
-    from armybuilder.lists.listjson import parse_list_json
     from armybuilder.lists import services as s
+    from armybuilder.lists.listjson import parse_list_json
     from armybuilder.lists.matchups import matchup_create
     from handbooks.services import handbooks_load_paths
 

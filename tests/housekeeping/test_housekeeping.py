@@ -7,10 +7,10 @@ from django.contrib.sessions.models import Session
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from armybuilder.services.housekeeping.services import housekeeping_run
 from armybuilder.jobs.models import Job
 from armybuilder.lists import services
 from armybuilder.lists.models import ArmyList, ListUnit
+from armybuilder.services.housekeeping.services import housekeeping_run
 from handbooks.models import Handbook
 
 pytestmark = pytest.mark.django_db

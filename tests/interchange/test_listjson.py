@@ -3,9 +3,9 @@ import json
 
 import pytest
 
+from armybuilder.lists import services as s
 from armybuilder.lists.listjson import parse_list_json, validate_list_document
 from armybuilder.lists.listjson.document import MAX_BYTES, ListDocumentError
-from armybuilder.lists import services as s
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import army_list_document
 

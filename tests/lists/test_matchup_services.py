@@ -10,10 +10,18 @@ from django.db import transaction
 
 from armybuilder.lists import catalog as gamedata
 from armybuilder.lists import services as s
-from armybuilder.lists.matchups import (MatchupError, matchup_create, matchup_delete,
-                                        matchup_figures, matchup_parity_judge, matchup_parity_rank,
-                                        matchup_parity_spend, matchup_parity_start, matchup_read,
-                                        matchup_tools_for)
+from armybuilder.lists.matchups import (
+    MatchupError,
+    matchup_create,
+    matchup_delete,
+    matchup_figures,
+    matchup_parity_judge,
+    matchup_parity_rank,
+    matchup_parity_spend,
+    matchup_parity_start,
+    matchup_read,
+    matchup_tools_for,
+)
 from armybuilder.lists.matchups.selectors import matchup_wizard_state
 from armybuilder.lists.matchups.tools import matchup_tool_for, matchup_wizard_for
 from armybuilder.lists.models import ArmyList, ListFormation, ListUnit, Matchup
@@ -28,12 +36,11 @@ MATCHUP_TOOLS = {system.code: system.matchup_tools for system in systems_all()}
 @pytest.fixture(scope="module")
 def bundled_books(django_db_setup, django_db_blocker):
     """Every bundled system and sample book, loaded once for this module (rolled back after it)."""
-    with django_db_blocker.unblock():
-        with transaction.atomic():
-            gamedata.clear_cache()
-            call_command("load_handbooks", verbosity=0)
-            yield
-            transaction.set_rollback(True)
+    with django_db_blocker.unblock(), transaction.atomic():
+        gamedata.clear_cache()
+        call_command("load_handbooks", verbosity=0)
+        yield
+        transaction.set_rollback(True)
     gamedata.clear_cache()
 
 

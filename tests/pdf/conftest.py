@@ -2,7 +2,6 @@
 import copy
 import re
 from io import BytesIO
-
 from pathlib import Path
 
 import pytest

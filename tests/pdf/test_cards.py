@@ -2,7 +2,14 @@
 import copy
 
 from armybuilder.lists.selectors import list_document_report
-from armybuilder.services.printing.context import CARDS_PER_PAGE, Block, Cell, roster_context, rules_appendix, unit_cards
+from armybuilder.services.printing.context import (
+    CARDS_PER_PAGE,
+    Block,
+    Cell,
+    roster_context,
+    rules_appendix,
+    unit_cards,
+)
 from armybuilder.services.printing.selectors import unit_sheets
 
 from .conftest import unit
@@ -121,7 +128,7 @@ def test_a_system_without_points_shows_no_points_and_generic_stat_tables(sample_
     assert card.points is None
     table = next(block for block in card.blocks if block.kind == "table")
     assert table.columns[:4] == ["Team", "Move", "RoF", "Range"]
-    assert ["Platoon Leader team", "2d6", "1", '8"'] == table.rows[0][:4]
+    assert table.rows[0][:4] == ["Platoon Leader team", "2d6", "1", '8"']
 
 
 def test_card_data_is_loaded_with_the_same_few_queries_for_a_small_and_a_large_force(legal_doc,

@@ -5,7 +5,14 @@ from urllib.parse import unquote
 
 import pytest
 
-from armybuilder.services.printing.codes import BadCode, canonical_json, code_matches, list_code, normalize_code, qr_svg_data_uri
+from armybuilder.services.printing.codes import (
+    BadCode,
+    canonical_json,
+    code_matches,
+    list_code,
+    normalize_code,
+    qr_svg_data_uri,
+)
 
 from .conftest import desert_fox
 

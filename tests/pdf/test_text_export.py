@@ -71,7 +71,7 @@ def test_every_selection_of_a_sample_list_is_in_the_text(sample_data, path):
     text = army_list_text(army_list=army_list, flavour="text")
     blocks = bullet_blocks(text)
     assert len(blocks) == len(expected), text
-    for (line, options), want in zip(blocks, expected):
+    for (line, options), want in zip(blocks, expected, strict=False):
         assert want["name"] in line, (line, want)
         if want["size"]:
             assert want["size"] in line, (line, want)

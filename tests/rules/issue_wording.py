@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 import string
-from functools import lru_cache
+from functools import cache
 
 from armybuilder.rules.issue_codes import is_registered, lookup
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pattern(template: str) -> re.Pattern:
     """A template as a regular expression: its text exactly, any text where a placeholder is."""
     parts = []

@@ -87,7 +87,8 @@ def test_hidden_because_says_what_would_show_it(catalogue):
 
 @pytest.mark.parametrize("tree, words", [
     ({"type": "greaterThan", "scope": "parent", "child": "tank", "value": 0}, "needs Tank Platoon here"),
-    ({"type": "atLeast", "scope": "force", "child": "tank", "value": 2}, "needs at least 2 × Tank Platoon in the force"),
+    ({"type": "atLeast", "scope": "force", "child": "tank", "value": 2},
+     "needs at least 2 × Tank Platoon in the force"),
     ({"type": "equalTo", "scope": "roster", "child": "tank", "value": 0}, "needs no Tank Platoon in the list"),
     ({"type": "lessThan", "scope": "art", "child": "cat-art", "value": 1},
      "needs no Artillery units in Gun or Armoured Battery"),

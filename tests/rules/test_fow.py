@@ -231,7 +231,8 @@ def test_card_limits_per_force_and_per_target():
 
 
 def test_only_one_rating_changing_card_per_unit():
-    doc = listdoc(tank_company(), cards=[card("CUNIT", "/formations/0/units/1"), card("CUNIT2", "/formations/0/units/1")])
+    doc = listdoc(tank_company(),
+                  cards=[card("CUNIT", "/formations/0/units/1"), card("CUNIT2", "/formations/0/units/1")])
     report = report_of(doc)
     assert issue(report, "fow.card.rating_twice").pointer == "/cards/1"
     assert report.card_points == 3 - 1
@@ -262,7 +263,8 @@ def test_upgrade_costs_per_team_and_per_unit_add_up():
 
 
 def test_upgrade_group_limits_are_enforced():
-    doc = listdoc(formation("F1", unit("F1/hq", "HQ1", "1x"), unit("F1/b1", "TNK", "3x", "mg/aa", "mg/hull", "mg/extra"),
+    doc = listdoc(formation("F1", unit("F1/hq", "HQ1", "1x"),
+                            unit("F1/b1", "TNK", "3x", "mg/aa", "mg/hull", "mg/extra"),
                             unit("F1/b2", "TNK", "3x")))
     assert issue(report_of(doc), "fow.upgrade_group.too_many").pointer == "/formations/0/units/1/upgrades"
     doc = listdoc(tank_company(unit("F1/g1", "INF", "4x")))

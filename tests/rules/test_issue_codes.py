@@ -34,7 +34,7 @@ ROOT = Path(settings.BASE_DIR)
 SOURCE = ROOT / "armybuilder"
 REGISTRY_FILE = SOURCE / "rules" / "issue_codes.py"
 DIGESTS = ROOT.parent / "shared" / "rules"
-CODE_SHAPE = re.compile(r"^(%s)\.[a-z0-9_]+\.[a-z0-9_]+$" % "|".join(ic.SYSTEMS))
+CODE_SHAPE = re.compile(rf"^({'|'.join(ic.SYSTEMS)})\.[a-z0-9_]+\.[a-z0-9_]+$")
 
 
 def _example(code="fow.example.problem", **kw) -> IssueCode:
@@ -88,9 +88,9 @@ def test_a_code_needs_a_known_severity_a_rule_and_a_message():
 @pytest.mark.parametrize("placeholder", ["pointer", "form", "rule", "fix", "box"])
 def test_a_template_may_not_use_a_word_that_reporting_takes_as_a_keyword(placeholder):
     with pytest.raises(ValueError, match="reserved"):
-        _example(message="{%s} is wrong." % placeholder)
+        _example(message=f"{{{placeholder}}} is wrong.")
     with pytest.raises(ValueError, match="reserved"):
-        _example(fix="Change {%s}." % placeholder)
+        _example(fix=f"Change {{{placeholder}}}.")
 
 
 def test_a_template_takes_plain_names_only():
@@ -227,8 +227,8 @@ def test_every_digest_section_a_code_cites_exists_and_holds_the_lines_cited():
         pytest.skip(f"the rules digests (shared notes, not part of the project) are not at {DIGESTS}")
     checked = digest_lines = seed_lines = 0
     for code in REGISTRY:
-        for digest, sections, cited_lines in re.findall(r"digest ([\w-]+\.md) (§[\d.]+(?:, §[\d.]+)*)(, lines [\d, -]+)?",
-                                                        code.rule):
+        cited = r"digest ([\w-]+\.md) (§[\d.]+(?:, §[\d.]+)*)(, lines [\d, -]+)?"
+        for digest, sections, cited_lines in re.findall(cited, code.rule):
             found = _digest_sections(DIGESTS / digest)
             texts = []
             for section in re.findall(r"§[\d.]+", sections):
@@ -291,7 +291,8 @@ def test_no_issue_code_is_spelt_or_built_outside_the_registry():
                 shape = _shape(node)
                 first = node.values[0]
                 by_prefix = isinstance(first, ast.FormattedValue) and (
-                    getattr(first.value, "id", None) in PREFIX_NAMES or getattr(first.value, "attr", None) in PREFIX_NAMES)
+                    getattr(first.value, "id", None) in PREFIX_NAMES
+                    or getattr(first.value, "attr", None) in PREFIX_NAMES)
                 if "{}" in shape and BUILT_CODE.match(shape) and (
                         shape.count(".") >= 2 or by_prefix or shape.split(".", 1)[0] in ic.SYSTEMS
                         or any(shape.endswith("." + t) for t in tails)):
@@ -573,10 +574,10 @@ def test_a_list_on_a_system_without_rules_is_reported_with_the_registered_code(t
 
 @pytest.mark.django_db
 def test_an_event_pack_that_allows_nothing_reports_registered_codes_worded_from_their_templates(test_books):
-    from armybuilder.services.events.services import check_document
     from armybuilder.lists.selectors import list_document_report
     from armybuilder.rules import check
     from armybuilder.rules.event_pack import PackSettings, check_with_pack
+    from armybuilder.services.events.services import check_document
 
     from .listdocs import card, formation, listdoc, tank_company, unit
 

@@ -30,7 +30,8 @@ def u(i):
 
 def test_force_parity_worked_example():
     a, b = hof_forces()
-    # B's player ranks A's units: Panzer IV, artillery, grenadiers. A's player ranks B's: Shermans, 155s, rifles, mortars.
+    # B's player ranks A's units: Panzer IV, artillery, grenadiers.
+    # A's player ranks B's: Shermans, 155s, rifles, mortars.
     judgements = [
         {"threat": "a", "heavy_hitter": "a", "size": None},  # Panzer IV v Shermans: A 2, B 0
         {"threat": "b", "heavy_hitter": "b", "size": "a"},   # 10.5cm v 155mm: A 1, B 2
@@ -67,11 +68,13 @@ def test_parity_refuses_rankings_and_spending_that_do_not_fit():
 
 
 def test_activation_dice_worked_example():
-    german = force(listdoc(formation("WG100", unit("WG100/hq", "WG102", "one"), unit("WG100/platoon-1", "WG103", "three"),
+    german = force(listdoc(formation("WG100", unit("WG100/hq", "WG102", "one"),
+                                     unit("WG100/platoon-1", "WG103", "three"),
                                      unit("WG100/platoon-2", "WG103", "three")),
                            support=[unit("force/battalion-hq", "WG101", "two"), unit("force/armour", "WG108", "three")],
                            book="sample-waf-germany", system="waf", points_limit=None))
-    british = force(listdoc(formation("WB200", unit("WB200/hq", "WB202", "one"), unit("WB200/platoon-1", "WB203", "three"),
+    british = force(listdoc(formation("WB200", unit("WB200/hq", "WB202", "one"),
+                                      unit("WB200/platoon-1", "WB203", "three"),
                                       unit("WB200/platoon-2", "WB203", "three")),
                             support=[unit("force/battalion-hq", "WB201", "two")],
                             book="sample-waf-britain", system="waf", points_limit=None))
@@ -87,8 +90,10 @@ def test_an_all_elite_force_gets_one_more_die():
     elite = force(listdoc(formation("WG100", unit("WG100/platoon-3", "WG110", "three")),
                           support=[unit("force/battalion-hq", "WG101", "two"), unit("force/armour", "WG112", "one")],
                           book="sample-waf-germany", system="waf", points_limit=None))
-    british = force(listdoc(formation("WB200", unit("WB200/hq", "WB202", "one"), unit("WB200/platoon-1", "WB203", "three"),
-                                      unit("WB200/platoon-2", "WB203", "three"), unit("WB200/platoon-3", "WB203", "three")),
+    british = force(listdoc(formation("WB200", unit("WB200/hq", "WB202", "one"),
+                                      unit("WB200/platoon-1", "WB203", "three"),
+                                      unit("WB200/platoon-2", "WB203", "three"),
+                                      unit("WB200/platoon-3", "WB203", "three")),
                             book="sample-waf-britain", system="waf", points_limit=None))
     dice = waf_activation_dice(elite, british)
     # 3 v 4 units: base 2; Germany +1 nation +1 all elite = 4; Britain 2.

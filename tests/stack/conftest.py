@@ -31,7 +31,7 @@ def stack(tmp_path_factory):
             running.ports.append(port)
         running.start_worker()
         for port in running.ports:
-            ready = running.wait_for(lambda: running.get(port, "/readyz").status == 200, f"/readyz on {port}")
+            ready = running.wait_for(lambda port=port: running.get(port, "/readyz").status == 200, f"/readyz on {port}")
             assert ready
         yield running
     finally:

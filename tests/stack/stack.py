@@ -7,6 +7,7 @@ Settings come from the environment:
     STACK_REDIS_URL     redis://127.0.0.1:6379/1 (flushed: give the stack a database of its own)
     STACK_PORTS         18100-18199 (app processes listen on free ports in this range)
 """
+import contextlib
 import http.client
 import json
 import os
@@ -75,10 +76,8 @@ class Proc:
         out = []
         for line in self.log.read_text(encoding="utf-8", errors="replace").splitlines():
             if line.startswith("{"):
-                try:
+                with contextlib.suppress(json.JSONDecodeError):
                     out.append(json.loads(line))
-                except json.JSONDecodeError:
-                    pass
         return out
 
 

@@ -2,9 +2,9 @@
 per roster, shared between two worker processes), the job combines them; a rebuild after one list changed draws
 exactly that one. Run with the other stack tests (make test-stack, or pytest tests/stack --stack)."""
 import io
-from collections import Counter
 import json
 import time
+from collections import Counter
 
 import pytest
 from pypdf import PdfReader
@@ -99,7 +99,8 @@ def build(stack, event_id) -> dict:
 
 
 def test_two_workers_share_the_rosters_and_a_rebuild_draws_only_the_changed_one(stack, second_worker):
-    setup = json.loads(stack.manage("shell", "--no-imports", "-c", SETUP % {"players": PLAYERS}).strip().splitlines()[-1])
+    setup = json.loads(stack.manage("shell", "--no-imports", "-c",
+                                    SETUP % {"players": PLAYERS}).strip().splitlines()[-1])
     event_id, codes = setup["event"], setup["submissions"]
     workers = [stack.worker, second_worker]
 
@@ -127,5 +128,6 @@ def test_two_workers_share_the_rosters_and_a_rebuild_draws_only_the_changed_one(
     # What was drawn since (by either worker: the logs are read worker by worker, so compare counts, not order).
     after = Counter(rendered(workers)) - before
     assert [s for _, s in after.elements()] == [new_id]  # exactly the changed roster was drawn again
-    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(stack.get(stack.ports[0], body["files"]["pdf"]).body)).pages)
+    pdf = stack.get(stack.ports[0], body["files"]["pdf"]).body
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
     assert code in text and "Stack force 0, revised" in text

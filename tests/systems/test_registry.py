@@ -14,11 +14,20 @@ from django.template.loader import get_template
 import armybuilder.systems as systems_package
 from armybuilder.interchange.battlescribe.system import base_system_doc
 from armybuilder.lists.listjson.document import schema
-from armybuilder.services.printing.context import CARD_LAYOUTS
 from armybuilder.rules import engine
-from armybuilder.systems import (GameSystem, UnknownSystem, system_for, system_for_mapping, system_get,
-                                 system_register, system_registered, system_unregister, systems_all,
-                                 systems_with_mapping)
+from armybuilder.services.printing.context import CARD_LAYOUTS
+from armybuilder.systems import (
+    GameSystem,
+    UnknownSystem,
+    system_for,
+    system_for_mapping,
+    system_get,
+    system_register,
+    system_registered,
+    system_unregister,
+    systems_all,
+    systems_with_mapping,
+)
 from armybuilder.systems.base import BUILDER_SECTIONS
 from armybuilder.systems.figures import generic_groups
 
@@ -57,7 +66,7 @@ def test_every_bundled_system_file_has_a_registered_system_with_its_name():
 def test_every_registered_system_checks_with_the_rules_module_the_engine_uses():
     for system in systems_all():
         assert system.rules is not None and engine.MODULES[system.code] is system.rules
-        assert system.rules.SYSTEM == system.code and callable(system.rules.check)
+        assert system.code == system.rules.SYSTEM and callable(system.rules.check)
 
 
 @pytest.mark.parametrize("system", systems_all(), ids=lambda s: s.code)

@@ -1,11 +1,9 @@
 """The rules of a toy fifth game system, for tests/systems: points as the book gives them, the book's boxes,
 and at most two units in a force. Its issue codes are its own (``toy.*``), registered when it is loaded."""
-from dataclasses import fields
-
 from armybuilder.rules import generic
 from armybuilder.rules import issue_codes as ic
 from armybuilder.rules.force import Force
-from armybuilder.rules.issue_codes import ERROR, DiagramCodes, IssueCode
+from armybuilder.rules.issue_codes import ERROR, IssueCode
 from armybuilder.rules.report import Report, RuleRef
 
 SYSTEM = "toy"
@@ -17,17 +15,7 @@ RULES = {key: RULE for key in ("box", "grey_box", "black_box", "hq", "size", "up
 ic.system_prefix_add(P)
 
 
-def _like(code: IssueCode) -> IssueCode:
-    """One of War Ain't Fair's diagram codes, worded the same, under the toy prefix."""
-    return IssueCode(code.code.replace("waf.", "toy.", 1), severity=code.severity, rule="the toy rules",
-                     message=dict(code.messages), fix=dict(code.fixes) or None)
-
-
-_waf = ic.diagram_codes("waf")
-_clones: dict[str, IssueCode] = {}
-DIAGRAM = DiagramCodes(**{f.name: None if getattr(_waf, f.name) is None else
-                          _clones.setdefault(getattr(_waf, f.name).code, _like(getattr(_waf, f.name)))
-                          for f in fields(DiagramCodes)})
+DIAGRAM = ic.diagram_codes_like("waf", P, rule="the toy rules")  # the shared checks worded as War Ain't Fair's
 TOO_MANY_UNITS = IssueCode("toy.force.too_many_units", severity=ERROR, rule="the toy rules",
                            message="The force has {count} units; a toy force has at most {most}.",
                            fix="Remove a unit.")

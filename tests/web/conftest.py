@@ -8,8 +8,13 @@ from django.test import Client
 from armybuilder.lists import catalog
 from handbooks.models import Handbook
 from handbooks.services import handbooks_load_paths
-from tests.factories import PASSWORD  # noqa: F401 - the tests that sign in import it from here
-from tests.factories import ArmyListFactory, ListFormationFactory, ListUnitFactory, UserFactory
+from tests.factories import (
+    PASSWORD,  # noqa: F401 - the tests that sign in import it from here
+    ArmyListFactory,
+    ListFormationFactory,
+    ListUnitFactory,
+    UserFactory,
+)
 
 from .browser import browser, page  # noqa: F401 - fixtures for the end-to-end tests
 
@@ -18,7 +23,8 @@ def fresh_caches():
     catalog.clear_cache()
 
 
-FOW_BOOKS = [Path(settings.HANDBOOK_DATA_DIR) / "systems" / "flames-of-war.yaml", Path(settings.HANDBOOK_DATA_DIR) / "fow4"]
+FOW_BOOKS = [Path(settings.HANDBOOK_DATA_DIR) / "systems" / "flames-of-war.yaml",
+             Path(settings.HANDBOOK_DATA_DIR) / "fow4"]
 
 
 @pytest.fixture

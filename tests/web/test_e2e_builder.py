@@ -37,7 +37,8 @@ def test_a_new_player_builds_breaks_fixes_saves_and_shares_a_legal_force(live_bo
     expect(page.locator(".whoami")).to_contain_text("desertfox")
 
     # Start a list.
-    page.get_by_label("Game system and book").select_option(label="Sample Afrika Korps (illustrative) — Germany, Mid-War")
+    page.get_by_label("Game system and book").select_option(
+        label="Sample Afrika Korps (illustrative) — Germany, Mid-War")
     page.get_by_label("Points limit").fill("100")
     page.get_by_label("Name of the list").fill("Desert Fox")
     page.get_by_role("button", name="Start building").click()
@@ -112,7 +113,8 @@ def test_a_new_player_builds_breaks_fixes_saves_and_shares_a_legal_force(live_bo
 
 def test_the_builder_works_from_the_keyboard(live_books, page):
     page.goto(live_books.url + "/")
-    page.get_by_label("Game system and book").select_option(label="Sample Afrika Korps (illustrative) — Germany, Mid-War")
+    page.get_by_label("Game system and book").select_option(
+        label="Sample Afrika Korps (illustrative) — Germany, Mid-War")
     page.get_by_role("button", name="Start building").click()
     add = page.locator(".add-formation button.choice", has_text="Panzer Company").first
     add.focus()

@@ -2,7 +2,6 @@
 work under it, in real Chromium: the builder with its htmx swaps, and the self-hosted API docs."""
 import pytest
 
-
 from .browser import PYTESTMARK, choose, expect, pick
 
 pytestmark = PYTESTMARK
@@ -11,7 +10,8 @@ pytestmark = PYTESTMARK
 WATCH = """
 window.__csp = [];
 document.addEventListener('securitypolicyviolation',
-  e => window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`));
+  e => window.__csp.push(
+    `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`));
 """
 
 

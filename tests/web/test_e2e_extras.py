@@ -16,12 +16,12 @@ from django.core.management import call_command
 from pypdf import PdfReader
 
 from armybuilder.interchange.battlescribe import import_library
-from armybuilder.services.rosters import roster_export
 from armybuilder.interchange.battlescribe.roster_write import zip_roster
 from armybuilder.lists import services as s
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import army_list_report
 from armybuilder.services.printing.text import army_list_text
+from armybuilder.services.rosters import roster_export
 from tests.battlescribe.conftest import CAT, GST
 
 from .browser import PYTESTMARK, axe_violations, expect

@@ -155,7 +155,8 @@ def test_names_notes_and_a_variant_apply_in_the_page(live_books, built, page):
     log_in(page, live_books.url, f"/lists/{army.public_id}/")
     formation = page.locator("#f0")
     formation.locator("> .formation-names > details.name-notes summary").click()
-    formation.locator("> .formation-names > details.name-notes").get_by_label("Your name for it").fill("Kampfgruppe Hahn")
+    formation.locator("> .formation-names > details.name-notes").get_by_label("Your name for it").fill(
+        "Kampfgruppe Hahn")
     formation.locator("> .formation-names > details.name-notes").get_by_label("Notes").fill("Holds the ridge.")
     formation.locator("> .formation-names > details.name-notes").get_by_role("button", name="Save").click()
     expect(page.locator("#f0-name")).to_contain_text("Kampfgruppe Hahn")
@@ -180,7 +181,7 @@ def test_the_stale_tab_notice_is_in_view_wherever_the_player_is(live_books, buil
     alert = page.locator("#builder-alert .alert--stale")
     expect(alert).to_be_visible()
     box = alert.bounding_box()
-    assert box and 0 <= box["y"] and box["y"] + box["height"] <= 900
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= 900
     assert page.evaluate("window.scrollY") > 200  # the player stayed where they were; the notice came to them
 
 

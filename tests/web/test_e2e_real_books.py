@@ -13,6 +13,7 @@ and its first pages are rendered (pdftoppm) beside the builder screenshots at de
 (to $BUILDER_SCREENSHOTS if set). axe-core finds no serious problem on any builder page.
 The clicks the player needs for the Afrika Korps force are counted and printed.
 """
+import io
 import os
 import re
 import shutil
@@ -23,8 +24,8 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from armybuilder.services.rosters import roster_export
 from armybuilder.lists.models import ArmyList
+from armybuilder.services.rosters import roster_export
 from tests.battlescribe import oracle
 from tests.battlescribe.conftest import BSDATA_DIR, shared_data_missing
 
@@ -41,7 +42,7 @@ def real_books(live_server):
         shared_data_missing(f"BSData library not found at {BSDATA_DIR}")
     fresh_caches()
     call_command("load_handbooks", str(Path(settings.HANDBOOK_DATA_DIR) / "systems"), verbosity=0)
-    call_command("import_battlescribe", str(BSDATA_DIR), verbosity=0, stdout=open(os.devnull, "w"))
+    call_command("import_battlescribe", str(BSDATA_DIR), verbosity=0, stdout=io.StringIO())
     yield live_server
     fresh_caches()
 
@@ -91,17 +92,21 @@ class Player:
         expect(self.page.locator("#summary")).to_be_visible()
 
     def add_formation(self, name):
-        self.click(self.page.locator(".add-formation button.choice", has=self.page.locator(".choice-name", has_text=re.compile(f"^{re.escape(name)}$"))))
+        self.click(self.page.locator(".add-formation button.choice",
+                                     has=self.page.locator(".choice-name",
+                                                           has_text=re.compile(f"^{re.escape(name)}$"))))
         self.settle()
 
     def pick(self, box, name):
         """Pick a unit (or an alternative) by its shown name in a box found by its name."""
-        target = box.locator("button.choice", has=self.page.locator(".choice-name", has_text=re.compile(f"^{re.escape(name)}$"))).first
+        target = box.locator("button.choice",
+                             has=self.page.locator(".choice-name", has_text=re.compile(f"^{re.escape(name)}$"))).first
         self.click(target)
         self.settle()
 
     def box(self, scope, name):
-        return scope.locator("section.box", has=self.page.locator(".box-name", has_text=re.compile(f"^{re.escape(name)}$"))).first
+        return scope.locator("section.box",
+                             has=self.page.locator(".box-name", has_text=re.compile(f"^{re.escape(name)}$"))).first
 
     def fill_black_boxes(self, formation):
         """Pick the first offer in every compulsory box of a formation that is still empty (HQ included)."""
@@ -142,7 +147,8 @@ def pdf_pages(base, page, army_list, out: Path, stem: str) -> str:
         assert len(reader.pages) >= 2
         texts.append("\n".join(p.extract_text() for p in reader.pages))
         if shutil.which("pdftoppm"):
-            subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "3", str(path), str(out / f"{stem}-{paper}")],
+            subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "3", str(path),
+                            str(out / f"{stem}-{paper}")],
                            check=True, timeout=120)
     return texts[0]
 
@@ -179,7 +185,8 @@ def test_a_player_builds_three_legal_real_forces_with_battlescribe_points(real_b
     if not page.locator("#card-offers").evaluate("d => d.open"):
         player.click(page.locator("#card-offers summary"))
     page.get_by_label("Find a card").fill("rommel")
-    player.click(page.locator(".card-offer:visible", has_text="Erwin Rommel").get_by_role("button", name=re.compile("^Add")))
+    player.click(page.locator(".card-offer:visible", has_text="Erwin Rommel")
+                 .get_by_role("button", name=re.compile("^Add")))
     player.settle()
     expect(page.locator(".chosen-card")).to_contain_text("Erwin Rommel")
     page.set_viewport_size({"width": 1280, "height": 900})
@@ -244,7 +251,8 @@ def test_a_player_builds_three_legal_real_forces_with_battlescribe_points(real_b
     assert german_points == oracle_points
     # A second Knispel breaks the data's once-per-force limit: the builder says so, and so does the oracle.
     page.get_by_label("Find a card").fill("knispel")
-    player.click(page.locator(".card-offer:visible", has_text="Kurt Knispel").first.get_by_role("button", name=re.compile("^Add")))
+    player.click(page.locator(".card-offer:visible", has_text="Kurt Knispel").first
+                 .get_by_role("button", name=re.compile("^Add")))
     expect(page.locator("#summary .badge")).to_have_text("Not legal")
     expect(page.locator("#issues")).to_contain_text("at most 1 from Warrior (has 2)")
     assert not oracle_judges(german)[0]

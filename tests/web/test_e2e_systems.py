@@ -73,7 +73,8 @@ def download_roster_and_json(page, tmp_path, slug):
 def test_operation_ww2_a_player_grows_the_pyramid_to_a_legal_army(live, page, tmp_path, shots):
     start_list(page, live.url, "Sample German Grenadiers (illustrative) — Germany, 1942-1945", "Normandy 44",
                points=3500)
-    expect(page.locator(".add-formation h3")).to_have_text("Add a formation: the Standard formation your army starts from")
+    expect(page.locator(".add-formation h3")).to_have_text(
+        "Add a formation: the Standard formation your army starts from")
     page.locator(".add-formation button.choice", has_text="Grenadier Platoon").click()
     expect(page.locator("#f0")).to_be_visible()
     expect(page.locator(".add-formation")).to_have_count(0)  # further formations come from options
@@ -202,8 +203,10 @@ def test_hail_of_fire_parity_wizard_from_two_lists_to_penalty_points(live, page,
 
     login(page, live.url, "umpire")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Match-ups").click()
-    page.get_by_label("Your list (force A)").select_option(label="Kampfgruppe Weber — Sample German Kampfgruppe (illustrative)")
-    page.get_by_label("Opponent: another of your lists").select_option(label="Kampfgruppe Klein — Sample German Kampfgruppe (illustrative)")
+    page.get_by_label("Your list (force A)").select_option(
+        label="Kampfgruppe Weber — Sample German Kampfgruppe (illustrative)")
+    page.get_by_label("Opponent: another of your lists").select_option(
+        label="Kampfgruppe Klein — Sample German Kampfgruppe (illustrative)")
     page.get_by_role("button", name="Compare").click()
     expect(page.locator("h1")).to_contain_text("Kampfgruppe Weber")
     page.screenshot(path=str(shots / "matchup-hof-rank.png"), full_page=True)
@@ -218,7 +221,8 @@ def test_hail_of_fire_parity_wizard_from_two_lists_to_penalty_points(live, page,
     expect(page.locator("[data-rank-list=a] .rank-input").first).to_have_value("1")
     page.get_by_role("button", name="Save rankings and pair the units").click()
 
-    # Pairs: (Pz IV 3 v Grenadiers 7) size B; (Grenadiers 7 v Pz IV 3) size A; (Panzergrenadiers 7 v Artillery 4) size A.
+    # Pairs: (Pz IV 3 v Grenadiers 7) size B; (Grenadiers 7 v Pz IV 3) size A;
+    # (Panzergrenadiers 7 v Artillery 4) size A.
     expect(page.locator("#pair-1")).to_contain_text("Panzer IV Platoon")
     expect(page.locator("#pair-1 input[name=size_1][value=b]")).to_be_checked()
     expect(page.locator("#pair-2 input[name=size_2][value=a]")).to_be_checked()
@@ -266,7 +270,8 @@ def test_screenshots_of_the_other_match_up_pages(live, page, shots):
     user = get_user_model().objects.create_user("shots", password=PASSWORD)
     pairs = {
         "waf": (imported("waf-grenadier-company.json", owner=user), imported("waf-grenadier-company.json", owner=user)),
-        "oww2": (imported("oww2-grenadier-platoon.json", owner=user), imported("oww2-grenadier-platoon.json", owner=user)),
+        "oww2": (imported("oww2-grenadier-platoon.json", owner=user),
+                 imported("oww2-grenadier-platoon.json", owner=user)),
         "fow": (imported("fow-afrika-korps-panzer-company.json", owner=user),
                 imported("fow-afrika-korps-panzer-company.json", owner=user)),
     }

@@ -7,13 +7,13 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from armybuilder.services.list_files import LIST, ROSTER, list_file_kind
 from armybuilder.interchange.battlescribe import import_library
-from armybuilder.services.rosters import roster_export
 from armybuilder.interchange.battlescribe.roster_write import zip_roster
 from armybuilder.lists import services as s
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import army_list_document
+from armybuilder.services.list_files import LIST, ROSTER, list_file_kind
+from armybuilder.services.rosters import roster_export
 from tests.battlescribe.conftest import CAT, GST
 from tests.battlescribe.test_roster import MINI_LIST, xml_to_new_recruit_json
 from tests.factories import UserFactory

@@ -106,5 +106,6 @@ def test_showing_my_lists_writes_nothing_to_the_database(sample_data, owner, cli
     with CaptureQueriesContext(connection) as queries:
         assert client.get("/").status_code == 200
     writes = [q["sql"] for q in queries.captured_queries
-              if q["sql"].lstrip().upper().startswith(("UPDATE", "INSERT", "DELETE")) and "django_session" not in q["sql"]]
+              if q["sql"].lstrip().upper().startswith(("UPDATE", "INSERT", "DELETE"))
+              and "django_session" not in q["sql"]]
     assert writes == []

@@ -142,7 +142,8 @@ def test_the_share_page_shows_points_and_issues_read_only(player_client, army):
 
 
 def test_the_print_roster_link_appears_only_when_the_pdf_view_exists(player_client, army):
-    from django.urls import NoReverseMatch, reverse as rev
+    from django.urls import NoReverseMatch
+    from django.urls import reverse as rev
 
     html = player_client.get(reverse("web:builder", args=[army.public_id])).content.decode()
     try:

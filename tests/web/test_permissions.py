@@ -82,7 +82,8 @@ def test_logged_out_the_answer_is_the_same_for_a_list_that_exists_and_one_that_d
     made_up = client.get(reverse(name, args=[made_up_id]))
     assert real.status_code == made_up.status_code == 302
     assert real.content == made_up.content == b""
-    assert real["Location"].replace(str(shared_army.public_id), "ID") == made_up["Location"].replace(str(made_up_id), "ID")
+    assert (real["Location"].replace(str(shared_army.public_id), "ID")
+            == made_up["Location"].replace(str(made_up_id), "ID"))
 
 
 def test_the_login_prompt_leads_the_owner_to_the_list_and_anyone_else_to_404(shared_army, player, other_player):

@@ -32,7 +32,8 @@ def grow(army):
     for _ in range(3):
         company = s.army_list_add_formation(army_list=army, formation_code="SG150")
         for box, unit, size in [("SG150/hq", "SG116", "two-teams"), ("SG150/grenadiers-1", "SG105", "seven-teams"),
-                                ("SG150/grenadiers-2", "SG106", "five-teams"), ("SG150/grenadiers-3", "SG105", "nine-teams"),
+                                ("SG150/grenadiers-2", "SG106", "five-teams"),
+                                ("SG150/grenadiers-3", "SG105", "nine-teams"),
                                 ("SG150/mortars", "SG117", "three-mortars"), ("SG150/anti-tank", "SG115", "two-guns")]:
             picked = s.army_list_pick_unit(army_list=army, list_formation=company, box_code=box, unit_code=unit,
                                            size_code=size)
@@ -68,7 +69,7 @@ def test_rendering_the_builder_costs_the_same_for_a_small_and_a_large_list(playe
     small, large = small_and_large
     counts = []
     for army in (small, large, small, large):  # the first two warm the per-revision game-data cache
-        counts.append(count(lambda: player_client.get(reverse("web:builder", args=[army.public_id]))))
+        counts.append(count(lambda army=army: player_client.get(reverse("web:builder", args=[army.public_id]))))
     assert counts[2] == counts[3]
     assert counts[3] <= 12
 
@@ -98,7 +99,7 @@ def test_undo_redo_and_restore_cost_the_same_for_a_small_and_a_large_list(player
             army.refresh_from_db()
             if data.get("to") == "before":
                 data = {"to": army.version - 2}  # the name change's own version, before undo and redo
-            per_list.append(count(lambda: action(player_client, army, name, **data)))
+            per_list.append(count(lambda army=army, name=name, data=data: action(player_client, army, name, **data)))
             data = {"to": "before"} if name == "restore" else data
         counts[name] = per_list
     assert all(a == b for a, b in counts.values()), counts
@@ -120,7 +121,7 @@ def test_the_builder_with_history_and_a_book_update_costs_the_same_for_a_small_a
     for army in (small, large, small, large):
         response = player_client.get(reverse("web:builder", args=[army.public_id]))
         assert 'id="book-update"' in response.content.decode()
-        counts.append(count(lambda: player_client.get(reverse("web:builder", args=[army.public_id]))))
+        counts.append(count(lambda army=army: player_client.get(reverse("web:builder", args=[army.public_id]))))
     assert counts[2] == counts[3]
     assert counts[3] <= 20
     print(f"builder with history and a book update: {counts[3]} queries (small and large)")

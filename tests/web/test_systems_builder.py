@@ -6,8 +6,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from armybuilder.lists.listjson import parse_list_json
 from armybuilder.lists import services as s
+from armybuilder.lists.listjson import parse_list_json
 from armybuilder.lists.models import ArmyList, ListFormation, ListUnit
 from handbooks.models import Handbook
 from tests.factories import ArmyListFactory, ListFormationFactory
@@ -257,6 +257,6 @@ def test_an_empty_list_of_every_system_draws_its_figures(sample_data, player, pl
     ("", None),
 ])
 def test_share_tokens_are_read_from_pasted_links(text, token):
-    from armybuilder.web.selectors import share_token_from_link
+    from armybuilder.lists.matchups.selectors import share_token_from_link
 
     assert share_token_from_link(text) == token

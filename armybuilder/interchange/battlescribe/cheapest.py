@@ -37,16 +37,15 @@ class Cheapest:
     problems: list[str] = field(default_factory=list)
 
 
-def _as_roster(draft_force: dict, handbook: HandbookData) -> dict:
+def _as_roster(draft_force: dict, handbook: HandbookData, catalogue_id: str) -> dict:
     """The completed draft (relative entry paths) as a read roster (full entryIds), for the roster mapping."""
     def sel(doc: dict, prefix: list[str]) -> dict:
         parts = prefix + [p for p in doc["entry"].split("::") if p]
         return {"entryId": "::".join(parts), "number": str(doc.get("number", 1)), "name": "",
                 "selections": [sel(c, parts[:-1]) for c in doc.get("selections", [])], "costs": []}
 
-    cat = handbook.catalogue
     return {"source": f"cheapest list of {handbook.name}", "name": handbook.name, "costs": [], "costLimits": [],
-            "forces": [{"catalogueId": cat.catalogue_id, "catalogueRevision": str(handbook.revision),
+            "forces": [{"catalogueId": catalogue_id, "catalogueRevision": str(handbook.revision),
                         "entryId": draft_force.get("entry", ""),
                         "selections": [sel(s, []) for s in draft_force["selections"]], "forces": []}]}
 
@@ -64,7 +63,7 @@ def cheapest_list(handbook: HandbookData, formation_code: str) -> Cheapest:
     roster, _ = bind_draft({cat.catalogue_id: cat}, draft)
     evaluation, done = complete_roster(roster, points=cat.points)
     completed = as_draft(roster)
-    mapped = roster_to_document(_as_roster(completed["forces"][0], handbook), _OneBook(handbook),
+    mapped = roster_to_document(_as_roster(completed["forces"][0], handbook, cat.catalogue_id), _OneBook(handbook),
                                 systems=(handbook.system,))
     doc = mapped.document
     doc["name"] = f"{formation.name} (cheapest)"[:120]

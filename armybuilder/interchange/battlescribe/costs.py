@@ -123,7 +123,8 @@ def evaluate_costs(index: Index, roster: dict, *, cost_limits: dict | None = Non
     rows: list[SelectionCost] = []
 
     def walk(sel: Sel, depth: int):
-        rows.append(SelectionCost(str(sel.ref.get("entry")), evaluation.name(sel), sel.number,
+        entry = sel.ref.get("entry") if isinstance(sel.ref, dict) else None  # bind_draft's ref is the draft's dict
+        rows.append(SelectionCost(str(entry), evaluation.name(sel), sel.number,
                                   evaluation.total(sel), depth))
         for child in sel.children:
             walk(child, depth + 1)

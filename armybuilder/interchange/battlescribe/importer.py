@@ -23,7 +23,13 @@ from .nodes import Catalogue, flag, number
 from .parse import parse_document
 from .report import CatalogueReport, ImportReport
 from .safe_read import (
-    DEFAULT_LIMITS, XML_SUFFIXES, ZIP_SUFFIXES, BattleScribeReadError, ReadLimits, file_digest, read_document,
+    DEFAULT_LIMITS,
+    XML_SUFFIXES,
+    ZIP_SUFFIXES,
+    BattleScribeReadError,
+    ReadLimits,
+    file_digest,
+    read_document,
 )
 from .system import generic_system_document, profile_type_table, system_document
 
@@ -202,7 +208,7 @@ def _map_library(paths: list[Path], *, limits: ReadLimits, known: dict[str, str]
                 sys_report.info(c["id"], "constraint", f"{c['type']} {c['value']} of category "
                                 f"{index.category_names.get(cl.target_id, cl.target_id)!r} per force: a rules-engine "
                                 "rule, not data")
-    for rule in system.shared_rules:
+    for _rule in system.shared_rules:
         sys_report.counts["shared rules"] += 1
     for node in system.shared_entries:
         sys_report.info(node.id, "shared selectionEntry", f"{node.name!r} in the game system is imported only "

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
 MAX_NUMBER = 1e9  # no cost, count or revision in real data comes near; beyond it is an error or an attack
 
 
@@ -104,7 +103,7 @@ class InfoGroup:
     profiles: list[Profile]
     rules: list[Rule]
     info_links: list[InfoLink]
-    info_groups: list["InfoGroup"]
+    info_groups: list[InfoGroup]
     modifiers: list[dict]
     catalogue_id: str = ""
 
@@ -126,7 +125,7 @@ class Node:
     constraints: list[dict] = field(default_factory=list)
     modifiers: list[dict] = field(default_factory=list)
     category_links: list[CategoryLink] = field(default_factory=list)
-    children: list["Node"] = field(default_factory=list)  # entries, groups, links in document order
+    children: list[Node] = field(default_factory=list)  # entries, groups, links in document order
     profiles: list[Profile] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     info_links: list[InfoLink] = field(default_factory=list)

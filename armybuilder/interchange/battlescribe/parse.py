@@ -1,11 +1,23 @@
 """Turn a safely parsed XML tree into :mod:`nodes` objects."""
 from __future__ import annotations
 
+from typing import Any
 from xml.etree.ElementTree import Element
 
 from .nodes import (
-    Catalogue, CatalogueLink, CategoryLink, Characteristic, CostType, InfoGroup, InfoLink, Node, Profile,
-    ProfileType, Rule, flag, number,
+    Catalogue,
+    CatalogueLink,
+    CategoryLink,
+    Characteristic,
+    CostType,
+    InfoGroup,
+    InfoLink,
+    Node,
+    Profile,
+    ProfileType,
+    Rule,
+    flag,
+    number,
 )
 from .safe_read import RawDocument
 
@@ -136,21 +148,22 @@ class _Parser:
     def modifier_group(self, g: Element, outer_when: list, outer_repeats: list) -> list[dict]:
         firsts = _firsts(g)
         when = outer_when + _conditions_of(g, firsts)
-        repeats = firsts.get("repeats")
-        repeats = outer_repeats + [parse_repeat(r) for r in repeats] if repeats is not None else list(outer_repeats)
+        own = firsts.get("repeats")
+        repeats = outer_repeats + [parse_repeat(r) for r in own] if own is not None else list(outer_repeats)
         return self.modifiers(g, when, repeats, firsts)
 
     def modifier(self, m: Element, outer_when: list, outer_repeats: list) -> dict:
         fld = m.get("field", "")
         kind = self.field_kind(fld)
         raw = m.get("value", "")
+        value: float | bool | str
         if kind in ("cost", "constraint?"):
             value = number(raw)
         elif kind == "hidden":
             value = flag(raw)
         else:
             value = raw
-        out = {"type": m.get("type", ""), "field": fld, "kind": kind, "value": value}
+        out: dict[str, Any] = {"type": m.get("type", ""), "field": fld, "kind": kind, "value": value}
         self.all_modifiers.append(out)
         firsts = _firsts(m) if len(m) else {}
         when = _merge_when(outer_when, _conditions_of(m, firsts))
@@ -189,7 +202,7 @@ class _Parser:
 
     def info_group(self, el: Element) -> InfoGroup:
         firsts = _firsts(el)
-        kids = lambda name: firsts[name] if name in firsts else ()  # noqa: E731
+        kids = lambda name: firsts.get(name, ())  # noqa: E731
         g = InfoGroup(el.get("id", ""), el.get("name", ""), flag(el.get("hidden")),
                       [self.profile(p) for p in kids("profiles")], [self.rule(r) for r in kids("rules")],
                       [self.info_link(i) for i in kids("infoLinks")],
@@ -269,8 +282,8 @@ def parse_document(doc: RawDocument, *, cost_ids: set[str] | None = None,
         cat.cost_types.append(CostType(c.get("id", ""), c.get("name", ""), number(c.get("defaultCostLimit"), -1),
                                        flag(c.get("hidden"))))
     for p in _kids(root, "profileTypes"):
-        cat.profile_types.append(ProfileType(p.get("id", ""), p.get("name", ""),
-                                             [(c.get("id", ""), c.get("name", "")) for c in _kids(p, "characteristicTypes")]))
+        characteristics = [(c.get("id", ""), c.get("name", "")) for c in _kids(p, "characteristicTypes")]
+        cat.profile_types.append(ProfileType(p.get("id", ""), p.get("name", ""), characteristics))
     cost_ids = set(cost_ids or ()) | {c.id for c in cat.cost_types}
     characteristic_ids = set(characteristic_ids or ()) | {c[0] for p in cat.profile_types for c in p.characteristics}
     parser = _Parser(cat, cost_ids, characteristic_ids)

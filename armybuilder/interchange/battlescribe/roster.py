@@ -85,7 +85,7 @@ def _local(tag: str) -> str:
 
 
 def _children(el: Element, container: str, item: str) -> list[Element]:
-    out = []
+    out: list[Element] = []
     for c in el:
         if _local(c.tag) == container:
             out.extend(x for x in c if _local(x.tag) == item)
@@ -124,7 +124,7 @@ def _number(value, where: str, source: str) -> str:
 
 
 def _attrs(el: Element, names: tuple) -> dict:
-    return {n: el.get(n)[:TEXT_LIMITS.get(n, MAX_TEXT)] for n in names if el.get(n) is not None}
+    return {n: v[:TEXT_LIMITS.get(n, MAX_TEXT)] for n in names if (v := el.get(n)) is not None}
 
 
 def _selection_from_xml(el: Element, where: str, depth: int, counter: list, source: str) -> dict:
@@ -136,7 +136,8 @@ def _selection_from_xml(el: Element, where: str, depth: int, counter: list, sour
     sel = _attrs(el, ("id", "name", "entryId", "entryGroupId", "type", "customName", "customNotes"))
     sel["number"] = _number(el.get("number", "1"), where, source)
     sel["costs"] = _costs_xml(el)
-    sel["categories"] = [_attrs(c, ("id", "name", "entryId", "primary")) for c in _children(el, "categories", "category")]
+    sel["categories"] = [_attrs(c, ("id", "name", "entryId", "primary"))
+                         for c in _children(el, "categories", "category")]
     sel["selections"] = [_selection_from_xml(c, f"{where}/selections/{i}", depth + 1, counter, source)
                          for i, c in enumerate(_children(el, "selections", "selection"))]
     return sel

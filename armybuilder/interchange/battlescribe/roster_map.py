@@ -284,7 +284,8 @@ class _Mapper:
         _named(fdoc, sel)
         self.doc["formations"].append(fdoc)
         layout = self.book.catalogue.layout(slot.entry)
-        options, units = [], []
+        options: list[dict] = []
+        units: list[dict] = []
         for i, child in enumerate(sel.get("selections", [])):
             here = f"{where}/selections/{i}"
             cslot = layout.find(relative_path(child.get("entryId", ""), sel.get("entryId", "")))

@@ -59,8 +59,8 @@ def _seed(roster, name: str) -> str:
 def force_to_ros(force: Force, *, name: str | None = None) -> bytes:
     """The force as roster XML bytes; BattleScribeRosterError when its book was not imported from BattleScribe."""
     if force.handbook.catalogue is None:
-        raise BattleScribeRosterError([f"{force.handbook.name} was not imported from BattleScribe data; only such lists "
-                           "export as .ros"])
+        raise BattleScribeRosterError([f"{force.handbook.name} was not imported from BattleScribe data; "
+                                       "only such lists export as .ros"])
     try:
         built = force_roster(force)
     except CatalogueError as exc:
@@ -151,7 +151,7 @@ def force_to_ros(force: Force, *, name: str | None = None) -> bytes:
         force_el(forces_el, scope, f"f{i}")
     for cid, cname in cost_types:  # costs come first in the document, but are only known now
         SubElement(costs_box, "cost", {"name": cname, "typeId": cid, "value": _value(totals.get(cid, 0))})
-    if limits is not None:
+    if limits is not None and force.points_limit is not None:  # limits is made exactly when there is one
         pts_name = catalogue.cost_types.get(catalogue.points, "pts")
         SubElement(limits, "costLimit", {"name": pts_name, "typeId": catalogue.points,
                                          "value": _value(force.points_limit)})

@@ -103,17 +103,20 @@ def _unzip_single(data: bytes, source: str, limits: ReadLimits) -> tuple[str, by
     with archive:
         infos = archive.infolist()
         if len(infos) > limits.max_zip_members:
-            raise BattleScribeReadError(source, f"zip holds {len(infos)} entries; at most {limits.max_zip_members} allowed")
+            raise BattleScribeReadError(source,
+                                        f"zip holds {len(infos)} entries; at most {limits.max_zip_members} allowed")
         files = [i for i in infos if not i.is_dir()]
         if len(files) != 1:
             raise BattleScribeReadError(source, f"zip must hold exactly one XML file, found {len(files)}")
         info = files[0]
         member = f"{source}!{info.filename}"
         if info.file_size > limits.max_xml_bytes:
-            raise BattleScribeReadError(member, f"unpacks to {info.file_size} bytes; the limit is {limits.max_xml_bytes}")
+            raise BattleScribeReadError(member,
+                                        f"unpacks to {info.file_size} bytes; the limit is {limits.max_xml_bytes}")
         if info.compress_size and info.file_size / info.compress_size > limits.max_zip_ratio:
             raise BattleScribeReadError(
-                member, f"compression ratio {info.file_size / info.compress_size:.0f}:1 exceeds {limits.max_zip_ratio:.0f}:1"
+                member,
+                f"compression ratio {info.file_size / info.compress_size:.0f}:1 exceeds {limits.max_zip_ratio:.0f}:1"
             )
         try:
             with archive.open(info) as stream:

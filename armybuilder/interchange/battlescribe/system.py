@@ -11,6 +11,7 @@ mapping between differently named characteristics.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -69,7 +70,7 @@ def system_document(index: Index, catalogues, base: dict | None = None) -> dict:
 
 def generic_system_document(index: Index, catalogues) -> dict:
     """A game system that is not Flames of War: its own system, one nation per catalogue."""
-    doc = {"kind": "system", "format": 1, "code": generic_system_code(index.system),
+    doc: dict[str, Any] = {"kind": "system", "format": 1, "code": generic_system_code(index.system),
            "name": (index.system.name or index.system.id)[:200], "uses_points": True,
            "description": f"Imported from the BattleScribe game system {index.system.id} (revision "
                           f"{index.system.revision}).",

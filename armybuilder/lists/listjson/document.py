@@ -20,7 +20,7 @@ MAX_MESSAGE_CHARS = 400
 SCHEMA_PATH = Path(__file__).resolve().parents[3] / "docs" / "schemas" / "list.schema.json"
 
 
-_QUOTED = re.compile(r"""(['"])([^'"]{%d,})\1""" % (MAX_QUOTED_CHARS + 1))
+_QUOTED = re.compile(rf"""(['"])([^'"]{{{MAX_QUOTED_CHARS + 1},}})\1""")
 
 
 def _short_message(message: str) -> str:
@@ -104,15 +104,16 @@ def parse_list_json(raw: bytes | str) -> dict:
         try:
             raw = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise ListDocumentError([ListProblem("", f"not UTF-8 text (byte {exc.start})")])
+            raise ListDocumentError([ListProblem("", f"not UTF-8 text (byte {exc.start})")]) from exc
     try:
         doc = loads_strict(raw)
     except json.JSONDecodeError as exc:
-        raise ListDocumentError([ListProblem("", f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")])
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise ListDocumentError([ListProblem("", f"not valid JSON: {exc.msg} at {where}")]) from exc
     except RecursionError:
-        raise ListDocumentError([ListProblem("", f"nested more than {MAX_DEPTH} levels deep")])
+        raise ListDocumentError([ListProblem("", f"nested more than {MAX_DEPTH} levels deep")]) from None
     except RefusedJSON as exc:
-        raise ListDocumentError([ListProblem("", f"not a usable list: {exc}")])
+        raise ListDocumentError([ListProblem("", f"not a usable list: {exc}")]) from exc
     if depth(doc, MAX_DEPTH) > MAX_DEPTH:
         raise ListDocumentError([ListProblem("", f"nested more than {MAX_DEPTH} levels deep")])
     problem = bad_text(doc)
@@ -127,7 +128,8 @@ def validate_list_document(doc) -> list[ListProblem]:
         return [ListProblem("", "a list document must be a JSON object")]
     if doc.get("format") == FORMAT and isinstance(doc.get("version"), int) and doc["version"] not in READABLE_VERSIONS:
         readable = " and ".join(map(str, READABLE_VERSIONS))
-        return [ListProblem("/version", f"version {doc['version']} is not supported; this tool reads versions {readable}")]
+        return [ListProblem("/version",
+                            f"version {doc['version']} is not supported; this tool reads versions {readable}")]
     problems = []
     for error in sorted(_validator().iter_errors(doc), key=lambda e: _pointer(e.absolute_path)):
         message = error.message

@@ -8,8 +8,8 @@ from typing import Protocol
 from armybuilder.rules.battlescribe.catalogue import CatalogueError
 from armybuilder.rules.battlescribe.force_tree import force_roster
 from armybuilder.rules.battlescribe.tree import SelectionData
-from armybuilder.rules.force import Force, ForceCard, ForceFormation, ForceUnit, ForceUpgrade
 from armybuilder.rules.data import HandbookData
+from armybuilder.rules.force import Force, ForceCard, ForceFormation, ForceUnit, ForceUpgrade
 
 from . import legacy
 from .document import ListDocumentError, ListProblem, validate_list_document
@@ -126,7 +126,8 @@ def resolve_force(doc: dict, catalog: Catalog) -> tuple[Force | None, list[ListP
                 continue
         formation = book.formations.get(item["formation"])
         if formation is None:
-            problems.append(ListProblem(pointer + "/formation", f"unknown formation '{item['formation']}' in {book.name}"))
+            problems.append(ListProblem(pointer + "/formation",
+                                        f"unknown formation '{item['formation']}' in {book.name}"))
             continue
         units = []
         for u_index, unit_doc in enumerate(item.get("units", [])):
@@ -170,7 +171,8 @@ def resolve_force(doc: dict, catalog: Catalog) -> tuple[Force | None, list[ListP
         if target_pointer is not None:
             target = targets.get(target_pointer)
             if target is None:
-                problems.append(ListProblem(pointer + "/target", f"'{target_pointer}' is not a formation or unit of this list"))
+                problems.append(ListProblem(pointer + "/target",
+                                            f"'{target_pointer}' is not a formation or unit of this list"))
                 continue
         selection = None
         if handbook.catalogue is not None:

@@ -25,6 +25,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the evaluator's own types, named in annotations only (evaluate.py imports this module)
+    from .evaluate import Facts, Plan
 
 EMPTY: tuple = ()
 TEAMS = re.compile(r"(\d+)\s*x\b", re.I)
@@ -100,8 +104,8 @@ class Slot:
     ids: frozenset  # what a condition's childId can name to match a selection made here
     index: int = 0  # position in its layout
     keys: frozenset | None = None  # the evaluator's counting keys of a selection made here (kept once worked out)
-    layout: object = None  # the Layout of what can be chosen under a selection made here (kept once worked out)
-    facts: object = None  # what the evaluator reads of a selection made here, the same every check (kept once made)
+    layout: Layout | None = None  # what can be chosen under a selection made here (kept once worked out)
+    facts: Facts | None = None  # what the evaluator reads of a selection made here, the same every check (kept)
 
 
 @dataclass(eq=False, slots=True)
@@ -111,7 +115,7 @@ class GroupSlot:
     entry: Entry
     links: tuple
     path: str  # roster entryGroupId relative to the parent
-    parent: "GroupSlot | None" = None
+    parent: GroupSlot | None = None
     slots: list = field(default_factory=list)
     index: int = 0
 
@@ -121,10 +125,10 @@ class Layout:
     slots: tuple  # Slot
     groups: tuple  # GroupSlot
     by_path: dict  # slot path -> Slot
-    checks: object = None  # LayoutChecks, compiled on first use
-    plan: object = None  # the evaluator's index of those checks by what they count (made on first use)
+    checks: LayoutChecks | None = None  # compiled on first use
+    plan: Plan | None = None  # the evaluator's index of those checks by what they count (made on first use)
 
-    def find(self, path: str) -> "Slot | None":
+    def find(self, path: str) -> Slot | None:
         """The slot a roster entry path names: exact, then by its last two ids, then by its entry id."""
         try:
             return self.by_path[path]
@@ -137,7 +141,7 @@ class Layout:
             self.by_path[path] = slot
         return slot
 
-    def _search(self, path) -> "Slot | None":
+    def _search(self, path) -> Slot | None:
         parts = [p for p in str(path or "").split("::") if p]
         if not parts:
             return None
@@ -164,7 +168,8 @@ class EntryView:
             by_kind.setdefault(str(mod.get("kind") or ""), []).append(mod)
         self.by_kind = {k: tuple(v) for k, v in by_kind.items()}
         # The link's categories come first: a primary category on the link wins.
-        self.category_links = (*((entry.link or {}).get("categories") or EMPTY), *(entry.node.get("categories") or EMPTY))
+        self.category_links = (*((entry.link or {}).get("categories") or EMPTY),
+                               *(entry.node.get("categories") or EMPTY))
         self.category_ids = frozenset(str(c.get("target")) for c in self.category_links if c.get("target"))
         costs = dict(entry.node.get("costs") or {})
         if entry.link and entry.link.get("costs") is not None:
@@ -181,7 +186,7 @@ class EntryView:
 class Check:
     """One constraint of an entry or group offered in a layout, with what counting it needs."""
 
-    owner: object  # Slot | GroupSlot
+    owner: Slot | GroupSlot
     constraint: dict
     cid: str
     type: str  # min | max
@@ -265,7 +270,7 @@ class Catalogue:
         return None
 
     # -- merged views (worked out once per entry: they are asked for at every check) --------------
-    def view(self, entry: Entry) -> "EntryView":
+    def view(self, entry: Entry) -> EntryView:
         key = (entry.key, entry.node_id)
         view = self._views.get(key)
         if view is None:
@@ -343,12 +348,7 @@ class Catalogue:
                 ctype = c.get("type")
                 scope = str(c.get("scope") or "")
                 children = bool(c.get("children"))
-                if is_group:
-                    key = owner
-                elif c.get("shared") is False:
-                    key = owner
-                else:
-                    key = entry.id
+                key = owner if is_group or c.get("shared") is False else entry.id
                 fast, fast_key = "", None
                 plain = c.get("field") == "selections" and not c.get("percent") and not c.get("forces")
                 if plain and scope == "parent" and not children:

@@ -74,7 +74,7 @@ def _charges(built: ForceRoster, ev: Evaluation) -> tuple[dict, dict]:
         holder = sel if parent is None or sel.role in CHARGED_ROLES else holders[id(parent)]
         if sel.children:
             holders[id(sel)] = holder
-        made = sel.slot.facts
+        made = sel.slot.facts or facts(sel.slot, sel.force.catalogue)  # made by the evaluation: read, not made
         costs = made.costs if made.cost_mods is None else cost(sel)
         if costs:
             number = sel.number
@@ -167,7 +167,7 @@ def _choices(ev: Evaluation, violation: Violation, pts: str) -> str:
     each at what it costs once its own compulsory choices are made."""
     slot = violation.slot
     container = violation.at
-    slots = slot.slots if isinstance(slot, GroupSlot) else [slot]
+    slots = slot.slots if isinstance(slot, GroupSlot) else [slot] if slot is not None else []
     priced = []
     for candidate in slots:
         if ev.slot_hidden(candidate, container):
@@ -207,6 +207,7 @@ def _issue(v: Violation, ev: Evaluation, report: Report, codes: BattleScribeCode
                    where=where, what=what)
         return
     per = SCOPE_WORDS.get(v.scope, "")
+    fix: str | None
     if v.owner in ("category", "category-limit"):
         if v.owner == "category":  # the force's make-up (its force entry's categories)
             code = codes.category_min if v.kind == "min" else codes.category_max
@@ -259,7 +260,7 @@ def _issue(v: Violation, ev: Evaluation, report: Report, codes: BattleScribeCode
 
 
 # -- what a unit holds ---------------------------------------------------------------------------------
-def _unit_figures(result: "BattleScribeCheck") -> dict:
+def _unit_figures(result: BattleScribeCheck) -> dict:
     """Teams and transport attachments of every unit, worked out in one walk and kept on the result."""
     if result.figures is not None:
         return result.figures
@@ -300,20 +301,20 @@ def selection_teams(ev: Evaluation, sel: Sel, depth: int = 0) -> int:
     return total
 
 
-def unit_figures(result: "BattleScribeCheck | None") -> dict:
+def unit_figures(result: BattleScribeCheck | None) -> dict:
     """Every unit's (teams, transport attachments) by its pointer, as :func:`unit_teams` and
     :func:`unit_transports` read them one unit at a time; {} without a result."""
     return {} if result is None else _unit_figures(result)
 
 
-def unit_teams(result: "BattleScribeCheck | None", pointer: str) -> int:
+def unit_teams(result: BattleScribeCheck | None, pointer: str) -> int:
     """Teams in a unit, as :func:`selection_teams` reads them; no count anywhere: its name, else one team."""
     if result is None:
         return 0
     return _unit_figures(result).get(pointer, (0, 0))[0]
 
 
-def unit_transports(result: "BattleScribeCheck | None", pointer: str) -> int:
+def unit_transports(result: BattleScribeCheck | None, pointer: str) -> int:
     """Transport attachments chosen for a unit: each is a game unit of its own."""
     if result is None:
         return 0

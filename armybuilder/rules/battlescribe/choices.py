@@ -68,7 +68,7 @@ def _is_card_group(group: GroupSlot) -> bool:
 
 
 # -- the cheapest price of a choice ------------------------------------------------------------------
-_prices: "weakref.WeakKeyDictionary[Catalogue, dict]" = weakref.WeakKeyDictionary()
+_prices: weakref.WeakKeyDictionary[Catalogue, dict] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 
 
@@ -130,5 +130,5 @@ def size_teams(catalogue: Catalogue, entry: Entry) -> tuple[int, ...]:
             return tuple(sorted(set(stated)))
         if members and all(s.entry.type == "model" for s in members) and low and high and high > 1 and high - low < 20:
             return tuple(range(int(low), int(high) + 1))
-    stated = teams_in_name(entry.name)
-    return (stated,) if stated else ()
+    teams = teams_in_name(entry.name)
+    return (teams,) if teams else ()

@@ -17,7 +17,7 @@ import copy
 import dataclasses
 
 from ..force import Force
-from .catalogue import Catalogue, Entry, GroupSlot, Slot
+from .catalogue import Catalogue, Entry, GroupSlot, Layout, Slot
 from .evaluate import Evaluation
 from .force_tree import force_roster
 from .offers import _cheapest_for, group_limit, offers
@@ -34,6 +34,13 @@ def _data(doc: dict) -> SelectionData:
     return SelectionData.from_dict(doc)
 
 
+def _one(doc: dict | list) -> SelectionData:
+    """The one selection a unit or a card is made through."""
+    if not isinstance(doc, dict):
+        raise EditError("a unit or a card is one selection (an object), not a list of them")
+    return _data(doc)
+
+
 def with_selection(force: Force, pointer: str, doc: dict | list) -> Force:
     """The force with the selection at ``pointer`` (a unit, formation, card or "" for the force) replaced:
     a dict ``{"entry", "selections"}`` for a unit or card, a list of selections for a formation or the force."""
@@ -47,18 +54,18 @@ def with_selection(force: Force, pointer: str, doc: dict | list) -> Force:
         units = list(formation.units)
         for j, unit in enumerate(units):
             if unit.pointer == pointer:
-                units[j] = dataclasses.replace(unit, selection=_data(doc))
+                units[j] = dataclasses.replace(unit, selection=_one(doc))
                 formations[i] = dataclasses.replace(formation, units=tuple(units))
                 return dataclasses.replace(force, formations=tuple(formations))
     support = list(force.support)
     for j, unit in enumerate(support):
         if unit.pointer == pointer:
-            support[j] = dataclasses.replace(unit, selection=_data(doc))
+            support[j] = dataclasses.replace(unit, selection=_one(doc))
             return dataclasses.replace(force, support=tuple(support))
     cards = list(force.cards)
     for j, card in enumerate(cards):
         if card.pointer == pointer:
-            cards[j] = dataclasses.replace(card, selection=_data(doc))
+            cards[j] = dataclasses.replace(card, selection=_one(doc))
             return dataclasses.replace(force, cards=tuple(cards))
     raise EditError(f"nothing at {pointer!r} in this list")
 
@@ -234,9 +241,9 @@ def card_place(catalogue: Catalogue, holder: Entry | None, card_entry: str, max_
     """Where a card entry can be chosen under a holder (its target's entry, or None for the force): the
     entries on the way (``via``) and its own path there, nearest first."""
     layout = catalogue.root_layout() if holder is None else catalogue.layout(holder)
-    frontier = [((), layout)]
+    frontier: list[tuple[tuple, Layout]] = [((), layout)]
     for _ in range(max_depth):
-        nxt = []
+        nxt: list[tuple[tuple, Layout]] = []
         for via, lay in frontier:
             for slot in lay.slots:
                 if slot.entry.id == card_entry or slot.path == card_entry:
@@ -258,4 +265,5 @@ def unit_slot(catalogue: Catalogue, formation_entry: Entry | None, entry_id: str
     return hits[0] if len(hits) == 1 else None
 
 
-__all__ = ["EditError", "allied_force_choices", "card_place", "completed", "offers", "set_number", "unit_slot", "with_selection", "Sel"]
+__all__ = ["EditError", "allied_force_choices", "card_place", "completed", "offers", "set_number", "unit_slot",
+           "with_selection", "Sel"]

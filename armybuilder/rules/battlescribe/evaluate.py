@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 import threading
 import weakref
-from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .catalogue import Catalogue, Entry, GroupSlot, Slot, teams_in_name
@@ -71,9 +71,9 @@ class Violation:
     count: float
     scope: str
     constraint: str  # constraint id ('' for hidden)
-    at: object  # the Sel or ForceScope it was evaluated at
+    at: Sel | ForceScope  # where it was evaluated
     selections: tuple = ()  # the selections concerned (their refs point into the list)
-    slot: object = None  # Slot or GroupSlot (for fixes: what to add or remove)
+    slot: Slot | GroupSlot | None = None  # for fixes: what to add or remove
 
 
 @dataclass(slots=True)
@@ -81,7 +81,7 @@ class Virtual:
     """An entry that could be selected under ``parent`` but is not: the context of its modifiers."""
 
     slot: Slot | None
-    parent: object  # Sel | ForceScope
+    parent: Sel | ForceScope
     force: ForceScope
     children: tuple = ()
     number: int = 0
@@ -150,7 +150,7 @@ def condition(tree: dict):
     if "or" in tree:
         parts = tuple(condition(t) for t in tree["or"])
         return lambda ev, ctx: any(part(ev, ctx) for part in parts)
-    compare = COMPARE.get(tree.get("type"))
+    compare = COMPARE.get(tree.get("type", ""))
     fld = str(tree.get("field") or "selections")
     scope = str(tree.get("scope") or "")
     if compare is None or fld != "selections" or scope == "primary-category" or tree.get("forces"):
@@ -330,8 +330,8 @@ class Evaluation:
     def __init__(self, roster: Roster):
         self.roster = roster
         self.unevaluated: set[tuple[str, str]] = set()
-        self._direct: dict[int, Counter] = {}
-        self._deep: dict[int, Counter] = {}
+        self._direct: dict[int, dict] = {}  # id(node) -> how many of each key among its children
+        self._deep: dict[int, dict] = {}  # the same among its descendants
         self._deep_keys: dict[tuple, float] = {}  # (id(node), key) -> deep count, when no whole counter was made
         self._costs: dict[int, dict] = {}
         self._busy: set[int] = set()
@@ -575,7 +575,7 @@ class Evaluation:
         when = mod.get("when")
         return not when or self.holds(when, ctx)
 
-    def modified(self, mods: list, field_name: str, value, ctx, *, numeric: bool = True):
+    def modified(self, mods: Sequence, field_name: str, value, ctx, *, numeric: bool = True):
         """``value`` after every modifier of ``field_name`` whose conditions hold in ``ctx``."""
         for mod in mods:
             if mod.get("field") != field_name or not self._applies(mod, ctx):
@@ -619,8 +619,8 @@ class Evaluation:
     def cost(self, sel: Sel) -> dict:
         """Costs of one of ``sel`` (not times its number), cost modifiers applied. Read-only."""
         made = sel.slot.facts or facts(sel.slot, sel.force.catalogue)
-        mods = made.cost_mods
-        if mods is None:
+        plan = made.cost_plan  # None exactly when the entry has no cost modifier
+        if plan is None:
             return made.costs
         key = id(sel)
         done = self._costs.get(key)
@@ -631,7 +631,7 @@ class Evaluation:
         self._busy.add(key)
         try:
             costs = dict(made.costs)
-            for fld, entries in made.cost_plan:
+            for fld, entries in plan:
                 costs[fld] = self._cost_modified(entries, fld, costs.get(fld, 0), sel)
         finally:
             self._busy.discard(key)
@@ -735,7 +735,7 @@ class Evaluation:
                     stack.extend(reversed(children))
         return out
 
-    def _check_container(self, node, force: ForceScope, compiled: "Plan", out: list, seen: set) -> None:
+    def _check_container(self, node, force: ForceScope, compiled: Plan, out: list, seen: set) -> None:
         """Every constraint of every entry and group offered under ``node``, selected there or not, in the order
         the layout's checks were compiled (catalogue.checks). Minimums are always looked at; an entry's
         maximums only when it is chosen here (see _judge_check), a group's parent-scope maximum when one of
@@ -757,7 +757,7 @@ class Evaluation:
         key = tuple([child.slot for child in children])
         combo = compiled.combos.get(key) or compiled.combo(key)
         watched = compiled.watched
-        for child, seat in zip(children, combo[0]):
+        for child, seat in zip(children, combo[0], strict=True):
             slot = child.slot
             if seat[3] and self.slot_hidden(slot, node, child):
                 if hidden_here is NOTHING_HIDDEN:
@@ -766,10 +766,8 @@ class Evaluation:
                 out.append(Violation("hidden", "entry", self.name(child), 0, child.number, "parent", "", node,
                                      (child,), slot))
             made = slot.facts
-            if made is None or child.keys is not made.keys:  # category modifiers changed what it counts as
-                hits = tuple(child.keys & watched)
-            else:
-                hits = seat[0]
+            # category modifiers may have changed what it counts as
+            hits = tuple(child.keys & watched) if made is None or child.keys is not made.keys else seat[0]
             number = child.number
             for hit in hits:
                 counts[hit] = counts.get(hit, 0) + number
@@ -800,7 +798,7 @@ class Evaluation:
             if count and (count > check.value or check.modified or check.constraint.get("percent")):
                 self._judge_check(check, count, node, force, hidden_here, out, seen)
 
-    def _check_alone(self, node, child: Sel, seat: tuple, force: ForceScope, compiled: "Plan", out: list,
+    def _check_alone(self, node, child: Sel, seat: tuple, force: ForceScope, compiled: Plan, out: list,
                      seen: set) -> None:
         """:meth:`_check_container` for a node holding one selection whose number breaks no parent-scope limit
         (``Plan.seat``): what is left are its visibility, the minimums counted elsewhere and its maximums in
@@ -903,10 +901,13 @@ class Evaluation:
                 and not c.get("percent"):
             node = ctx.force if scope == "force" else self.roster
             counter = self.deep(node) if c.get("children") else self.direct(node)
-            key = group.entry.id if group is not None else (slot if c.get("shared") is False else slot.entry.id)
-            return counter.get(key, 0)
+            if group is not None:
+                return counter.get(group.entry.id, 0)
+            assert slot is not None, "a constraint counts its entry's slot or its group"
+            return counter.get(slot if c.get("shared") is False else slot.entry.id, 0)
         if group is not None:
             return self.count({**c, "child": group.entry.id}, ctx)
+        assert slot is not None, "a constraint counts its entry's slot or its group"
         if c.get("shared") is False:
             return self._count_slot(c, ctx, slot)
         return self.count({**c, "child": slot.entry.id}, ctx)
@@ -972,7 +973,7 @@ class Evaluation:
                         seen)
 
 
-_category_checks: "weakref.WeakKeyDictionary[Catalogue, dict]" = weakref.WeakKeyDictionary()
+_category_checks: weakref.WeakKeyDictionary[Catalogue, dict] = weakref.WeakKeyDictionary()
 _category_lock = threading.Lock()
 
 

@@ -31,7 +31,7 @@ class SelectionData:
         return doc
 
     @classmethod
-    def from_dict(cls, doc: dict) -> "SelectionData":
+    def from_dict(cls, doc: dict) -> SelectionData:
         return cls(entry=str(doc["entry"]), number=int(doc.get("number", 1)),
                    children=tuple(cls.from_dict(c) for c in doc.get("selections") or ()))
 
@@ -47,8 +47,8 @@ class Sel:
 
     slot: Slot
     number: int
-    force: "ForceScope"
-    parent: "Sel | None" = None
+    force: ForceScope
+    parent: Sel | None = None
     children: list = field(default_factory=list)
     ref: object = None  # the caller's handle (a JSON pointer into the list document)
     role: str = ""  # the caller's word for it (formation, unit, card …)
@@ -85,7 +85,7 @@ class ForceScope:
     entry: Entry | None
     children: list = field(default_factory=list)  # root selections
     forces: list = field(default_factory=list)  # nested forces
-    parent: "ForceScope | None" = None
+    parent: ForceScope | None = None
     ref: object = None
 
     @property
@@ -136,10 +136,7 @@ def bind_path(catalogue: Catalogue, path: str, number: int, children: tuple, par
               pointer: str, problems: list, depth: int = 0) -> Sel | None:
     """:func:`bind` of a selection given by its parts (``children`` are SelectionData): the binding every check
     does for every selection of the list, so no keyword arguments and each layout read from the slot."""
-    if parent is None:
-        layout = catalogue.root_layout()
-    else:
-        layout = parent.slot.layout or catalogue.slot_layout(parent.slot)
+    layout = catalogue.root_layout() if parent is None else parent.slot.layout or catalogue.slot_layout(parent.slot)
     slot = layout.by_path.get(path) if path.__class__ is str else None
     if slot is None:
         slot = layout.find(path)
@@ -165,7 +162,7 @@ def bind_path(catalogue: Catalogue, path: str, number: int, children: tuple, par
     return sel
 
 
-def attach(sel: Sel, holder: "Sel | ForceScope") -> None:
+def attach(sel: Sel, holder: Sel | ForceScope) -> None:
     """Put an already bound selection under a holder (cards under the unit or formation they go to)."""
     if isinstance(holder, ForceScope):
         sel.parent = None

@@ -6,10 +6,10 @@ from django.core.cache import cache
 from django.utils.text import slugify
 
 from armybuilder.interchange.battlescribe.roster import BattleScribeRosterError
-from armybuilder.services.rosters import document_to_ros
 from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists.selectors import DbCatalog, list_document_report
 from armybuilder.services.printing.services import roster_pdf
+from armybuilder.services.rosters import document_to_ros
 
 from .models import Submission
 from .services import EventError

@@ -77,6 +77,9 @@ class EventOrganiser(models.Model):
         ordering = ["event_id", "added_at", "pk"]
         constraints = [models.UniqueConstraint(fields=["event", "user"], name="organiser_once_per_event")]
 
+    def __str__(self):
+        return f"event {self.event_id} organiser {self.user_id}"
+
 
 class Registration(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
@@ -92,6 +95,9 @@ class Registration(models.Model):
     class Meta:
         ordering = ["event_id", "registered_at", "pk"]
         constraints = [models.UniqueConstraint(fields=["event", "player"], name="register_once_per_event")]
+
+    def __str__(self):
+        return f"event {self.event_id} player {self.player_id}"
 
 
 class Submission(models.Model):
@@ -135,3 +141,6 @@ class Submission(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["registration", "number"], name="submission_number_per_player"),
         ]
+
+    def __str__(self):
+        return f"registration {self.registration_id} submission {self.number}"

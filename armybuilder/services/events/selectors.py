@@ -144,5 +144,6 @@ def event_dashboard(event: Event) -> list[DashboardRow]:
 
 
 __all__ = ["DashboardRow", "Viewer", "event_dashboard", "event_get", "event_get_organised",
-           "event_organisers", "pack_names", "event_player_names", "event_revealed_submissions", "event_viewer", "events_listed",
+           "event_organisers", "pack_names", "event_player_names", "event_revealed_submissions", "event_viewer",
+           "events_listed",
            "player_submissions", "registration_get_organised", "submission_get_visible"]

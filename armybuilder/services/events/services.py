@@ -15,13 +15,13 @@ from armybuilder.lists.listjson import resolve_document
 from armybuilder.lists.listjson.document import ListDocumentError
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import DbCatalog, army_list_document
-from armybuilder.services.printing.codes import list_code
-from armybuilder.services.printing.context import pointer_labels
 from armybuilder.rules import check
 from armybuilder.rules.event_pack import PackSettings, check_with_pack
 from armybuilder.rules.generic import card_points
 from armybuilder.rules.issue_codes import EVENT_LIST_UNREADABLE
 from armybuilder.rules.report import ERROR
+from armybuilder.services.printing.codes import list_code
+from armybuilder.services.printing.context import pointer_labels
 from handbooks.models import GameSystem, Handbook
 
 from .models import Event, EventOrganiser, Registration, Submission

@@ -65,7 +65,7 @@ class Block:
 
     @property
     def header(self) -> list[tuple[str, int]]:
-        return list(zip(self.columns, self.widths or [None] * len(self.columns)))
+        return list(zip(self.columns, self.widths or [None] * len(self.columns), strict=False))
 
 
 @dataclass
@@ -271,7 +271,8 @@ def _imported(unit: ForceUnit, report: Report):
             if child.role == "card":
                 continue
             name = display_name(evaluation.name(child))
-            if not trail and not size_found[0] and child.slot.groups and SIZE_GROUP.search(child.slot.groups[0].entry.name):
+            groups = child.slot.groups
+            if not trail and not size_found[0] and groups and SIZE_GROUP.search(groups[0].entry.name):
                 size_found[0] = f"{name} ×{child.number}" if child.number > 1 else name
             else:
                 lines.append(UpgradeLine(f"{trail}{name}", child.number))

@@ -131,7 +131,8 @@ def chart_svg(data: Composition, *, title_id: str = "composition-title") -> str:
             parts.append(f'<rect class="chart-bar chart-bar--{key}" x="{LABEL_W}" y="{y}" width="{width}" '
                          f'height="{BAR_H}" rx="2" fill="{COLOURS[key]}"/>')
             parts.append(f'<text class="chart-value" x="{LABEL_W + width + 6}" y="{mid}" font-size="12" '
-                         f'fill="#1d2430">{_fmt(bar.value)} {escape(data.measure if data.measure == "teams" else "pts")}'
+                         f'fill="#1d2430">{_fmt(bar.value)} '
+                         f'{escape(data.measure if data.measure == "teams" else "pts")}'
                          f'{share}</text>')
             y += BAR_H + GAP
     parts.append("</svg>")

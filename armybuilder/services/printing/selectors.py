@@ -10,8 +10,8 @@ from operator import or_
 
 from django.db.models import Q
 
-from armybuilder.rules.force import Force
 from armybuilder.rules.data import RuleData
+from armybuilder.rules.force import Force
 from handbooks import models as hb
 
 BookKey = tuple[str, str, int]  # (system, handbook code, revision), as HandbookData.key

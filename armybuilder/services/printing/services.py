@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 
-from armybuilder.lists.listjson import parse_list_json, validate_list_document
-from armybuilder.lists.listjson.document import ListDocumentError, ListProblem
 from armybuilder.jobs.models import Job
 from armybuilder.jobs.services import job_enqueue, jobs_in_process
+from armybuilder.lists.listjson import parse_list_json, validate_list_document
+from armybuilder.lists.listjson.document import ListDocumentError, ListProblem
 from armybuilder.lists.models import ArmyList, ListUnit
 from armybuilder.lists.selectors import army_list_document, army_list_force, list_document_report
 from armybuilder.rules import check

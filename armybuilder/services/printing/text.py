@@ -14,9 +14,8 @@ from armybuilder.lists.selectors import army_list_force
 from armybuilder.rules import check
 from armybuilder.rules.battlescribe.names import display_name
 from armybuilder.rules.force import Force
-from armybuilder.rules.report import Report
-
 from armybuilder.rules.generic import card_points
+from armybuilder.rules.report import Report
 from armybuilder.systems import system_for
 
 from .context import _formation, _roster_unit, _target_name
@@ -138,7 +137,7 @@ def force_outline(*, force: Force, report: Report, player: str = "", event: str 
             chosen = _choice_lines(sel, evaluation)
             if chosen:
                 section.lines.append(Line(title="Formation choices", options=chosen))
-        for unit, unit_row in zip(formation.units, row.units):
+        for unit, unit_row in zip(formation.units, row.units, strict=False):
             section.lines.append(_unit_line(unit, unit_row, uses_points))
         sections.append(section)
     if force.support:

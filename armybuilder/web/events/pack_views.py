@@ -8,7 +8,6 @@ from django.views.decorators.http import require_GET, require_http_methods
 from armybuilder.downloads import attachment
 from armybuilder.jobs.selectors import job_status
 from armybuilder.jobs.views import POLL_SECONDS
-
 from armybuilder.services.events import selectors
 from armybuilder.services.events.models import Registration
 from armybuilder.services.events.pack import services as pack
@@ -33,7 +32,8 @@ def pack_panel(request, event_id):
     job = job_status(state.job) if state.job is not None else None
     approved = Registration.objects.filter(event=event, current__status__in=pack.PACKED_STATUSES).count()
     context = {"event": event, "job": job, "up_to_date": state.up_to_date, "error": error, "approved": approved,
-               "running": job is not None and job["status"] in ("queued", "running"), "poll_seconds": POLL_SECONDS, "papers": PAPER_CHOICES,
+               "running": job is not None and job["status"] in ("queued", "running"), "poll_seconds": POLL_SECONDS,
+               "papers": PAPER_CHOICES,
                "paper": (state.job.params or {}).get("paper", "a4") if state.job else "a4"}
     template = "events/pack/_panel.html" if request.htmx else "events/pack/page.html"
     response = render(request, template, context, status=status)

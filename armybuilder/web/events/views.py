@@ -12,13 +12,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armybuilder.downloads import attachment
 from armybuilder.lists.selectors import army_lists_visible_to
-from armybuilder.services.printing.forms import RosterOptionsForm
-from handbooks.models import Handbook
-
 from armybuilder.services.events import selectors, services
 from armybuilder.services.events.exports import submission_filename, submission_json, submission_pdf, submission_ros
 from armybuilder.services.events.models import Registration
 from armybuilder.services.events.services import EventError, EventPermissionError
+from armybuilder.services.printing.forms import RosterOptionsForm
+from handbooks.models import Handbook
 
 from .forms import EventForm, OrganiserForm, ReviewForm, SubmitForm
 
@@ -134,7 +133,8 @@ def event_page(request, event_id):
     players = selectors.event_player_names(event)
     revealed = selectors.event_revealed_submissions(event, viewer)
     return render(request, "events/event.html", {
-        "event": event, "viewer": viewer, "pack": _pack_rows(event), "players": players, "organisers": selectors.event_organisers(event),
+        "event": event, "viewer": viewer, "pack": _pack_rows(event), "players": players,
+        "organisers": selectors.event_organisers(event),
         "revealed": revealed, "without_list": [n for n in players if n not in {s.registration.player.username
                                                                                   for s in revealed}],
         "mine": viewer.registration.current if viewer.registration else None})
@@ -311,7 +311,8 @@ def reopen(request, event_id, registration_id):
 def lock_all(request, event_id):
     event = selectors.event_get_organised(public_id=event_id, user=request.user)
     locked = services.event_lock_all(event=event, by=request.user)
-    messages.success(request, f"{locked} approved list{'s' if locked != 1 else ''} locked. Players can no longer submit; "
+    messages.success(request,
+                     f"{locked} approved list{'s' if locked != 1 else ''} locked. Players can no longer submit; "
                      "lists not approved keep their status.")
     return redirect("events:dashboard", event_id=event.public_id)
 

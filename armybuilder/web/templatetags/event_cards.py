@@ -89,7 +89,8 @@ class _Urls:
 def _card(row, event, csrf: str, urls: _Urls, closed: bool) -> str:
     registration, s = row.registration, row.current
     player = e(registration.player.get_username())
-    out = [f'<div class="player-card-head"><h2 class="player-name">{player}</h2>{status_badge(registration.status)}</div>']
+    out = [f'<div class="player-card-head"><h2 class="player-name">{player}</h2>'
+           f'{status_badge(registration.status)}</div>']
     if s is not None:
         late = " · late" if s.reopened else ""
         out.append(f'<p class="player-list"><a href="{urls.of_submission(s)}">{e(s.name or "(no name)")}</a> '

@@ -103,7 +103,8 @@ def _conditions(el):
 
 
 def _condition_groups(el):
-    return [ConditionGroup(g.get("type", "and"), _conditions(g), _condition_groups(g)) for g in _kids(el, "conditionGroups")]
+    return [ConditionGroup(g.get("type", "and"), _conditions(g), _condition_groups(g))
+            for g in _kids(el, "conditionGroups")]
 
 
 def _repeats(el):
@@ -138,7 +139,8 @@ class CategoryLink:
 
 
 def _category_links(el):
-    return [CategoryLink(c.get("id", ""), c.get("targetId", ""), _bool(c.get("primary")), _constraints(c), _modifiers(c))
+    return [CategoryLink(c.get("id", ""), c.get("targetId", ""), _bool(c.get("primary")), _constraints(c),
+                         _modifiers(c))
             for c in _kids(el, "categoryLinks")]
 
 
@@ -158,7 +160,7 @@ class Element:
     categories: list
     children: list
     default_id: str
-    catalogue: "Catalogue" = field(repr=False)
+    catalogue: Catalogue = field(repr=False)
 
 
 def _element(el, cat) -> Element:
@@ -182,7 +184,7 @@ class CategoryEntry:
     hidden: bool
     constraints: list
     modifiers: list
-    catalogue: "Catalogue" = field(repr=False)
+    catalogue: Catalogue = field(repr=False)
 
 
 @dataclass(slots=True, eq=False)
@@ -194,7 +196,7 @@ class ForceEntry:
     modifiers: list
     categories: list  # CategoryLink, with their constraints
     forces: list  # nested ForceEntry
-    catalogue: "Catalogue" = field(repr=False)
+    catalogue: Catalogue = field(repr=False)
 
 
 def _force_entry(el, cat) -> ForceEntry:
@@ -217,7 +219,7 @@ class Catalogue:
     force_entries: list = field(default_factory=list)
     cost_types: dict = field(default_factory=dict)  # id -> name
     catalogue_links: list = field(default_factory=list)  # (target catalogue id, importRootEntries)
-    game_system: "Catalogue | None" = None
+    game_system: Catalogue | None = None
     linked: list = field(default_factory=list)  # resolved Catalogue objects of catalogue_links
     not_read: dict = field(default_factory=dict)  # what this oracle skips on purpose -> count (see README)
 
@@ -271,7 +273,8 @@ def read_file(path: Path) -> Catalogue:
                                                         _constraints(c), _modifiers(c), cat)
     cat.force_entries = [_force_entry(f, cat) for f in _kids(root, "forceEntries")]
     cat.cost_types = {c.get("id", ""): c.get("name", "") for c in _kids(root, "costTypes")}
-    cat.catalogue_links = [(c.get("targetId", ""), _bool(c.get("importRootEntries"))) for c in _kids(root, "catalogueLinks")]
+    cat.catalogue_links = [(c.get("targetId", ""), _bool(c.get("importRootEntries")))
+                           for c in _kids(root, "catalogueLinks")]
     cat.not_read = _not_read(root)
     return cat
 

@@ -177,7 +177,8 @@ class Evaluation:
             opt = by_rel.get(parts[len(prefix):])
         if opt is None:
             self.violations.append(Violation(
-                "unknown-entry", f"selection {sel.id} ({sel.name or sel.entry_id}): entry {sel.entry_id} is not an option "
+                "unknown-entry",
+                f"selection {sel.id} ({sel.name or sel.entry_id}): entry {sel.entry_id} is not an option "
                 f"of {parent.describe()}", owner_id=parts[-1], at=sel.id, at_path=sel.entry_id))
             return None
         b = BSel(sel, opt, parent, bf, sel.entry_id)
@@ -204,7 +205,7 @@ class Evaluation:
         for bf in self.all_forces:
             order = []
 
-            def walk(x):
+            def walk(x, order=order):
                 x.pre = len(order)
                 order.append(x)
                 for c in x.children:
@@ -244,10 +245,7 @@ class Evaluation:
 
     # -- scopes and counting -----------------------------------------------------------------
     def _forces_under(self, anchor, include_child_forces):
-        if anchor == "roster":
-            base = list(self.forces)
-        else:
-            base = [anchor]
+        base = list(self.forces) if anchor == "roster" else [anchor]
         if not include_child_forces:
             return base
         out, todo = [], list(base)
@@ -505,8 +503,8 @@ class Evaluation:
             for m in x.node.modifiers:
                 if m.field in known or m.field in cids:
                     continue
-                self.note(f"modifier {m.type} {m.field if m.field in ('name', 'page', 'annotation') else 'of another field'}",
-                          x.node.id, m.field)
+                what = m.field if m.field in ("name", "page", "annotation") else "of another field"
+                self.note(f"modifier {m.type} {what}", x.node.id, m.field)
 
     def selection_hidden(self):
         focus = self.focus
@@ -583,9 +581,7 @@ class Evaluation:
             anchor = self.resolve_scope(c.q.scope, holder, self_sel, where)
         if anchor is None:
             return
-        if isinstance(key, tuple) and key[0] == "cat":
-            key = key[1]
-        elif isinstance(key, tuple) and key[0] == "force":
+        if isinstance(key, tuple) and key[0] == "cat" or isinstance(key, tuple) and key[0] == "force":
             key = key[1]
         # the same constraint reached from several holders counts once per place it counts in; ids are
         # not unique in the data (copied entries keep their constraint ids), so the owner is part of it
@@ -613,7 +609,8 @@ class Evaluation:
     def cost_limits(self):
         for t, lim in self.roster.cost_limits.items():
             if lim >= 0 and self.totals.get(t, 0.0) > lim:
-                self.violations.append(Violation("cost-limit", f"total {self.totals[t]:g} of {t} over the limit {lim:g}",
+                self.violations.append(Violation("cost-limit",
+                                                 f"total {self.totals[t]:g} of {t} over the limit {lim:g}",
                                                  owner_kind="roster", owner_id=t, type="max", limit=lim,
                                                  actual=self.totals[t], field=t, scope="roster"))
 
@@ -672,7 +669,8 @@ def library_unevaluated(lib) -> list:
             counts[what] = counts.get(what, 0) + 1
         for c in node.constraints:
             if c.q.percent:
-                counts["percentValue (read as a share, see README)"] = counts.get("percentValue (read as a share, see README)", 0) + 1
+                key = "percentValue (read as a share, see README)"
+                counts[key] = counts.get(key, 0) + 1
         for ch in node.children:
             visit(ch, depth + 1)
 

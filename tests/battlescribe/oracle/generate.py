@@ -126,7 +126,7 @@ class Builder:
             return r, r.forces[0]
         copies = [Selection(entry_id=s.entry_id, entry_group_id=s.entry_group_id, number=s.number, type=s.type,
                             name=s.name, id=s.id) for s in chain]
-        for outer, inner in zip(copies, copies[1:]):
+        for outer, inner in zip(copies, copies[1:], strict=False):
             outer.children = [inner]
         copies[-1].children = list(children)
         r = self.roster([copies[0]])
@@ -307,9 +307,8 @@ class Builder:
             elif want.owner_kind == "group":
                 if any(pre + "::".join(g.rel) == want.owner_path for g in o.groups):
                     direct.append(o)
-            elif want.owner_kind == "category":
-                if any(c.target_id == want.owner_id for c in o.node.categories):
-                    direct.append(o)
+            elif want.owner_kind == "category" and any(c.target_id == want.owner_id for c in o.node.categories):
+                direct.append(o)
         refs = self._refs(want, options, prefix)
         extra = [o for o in options if o not in direct and refs & _option_ids(o)] if refs else []
         return direct + extra

@@ -176,7 +176,8 @@ class _Mutator:
                 m = _copy_roster(self.base)
                 for _ in range(max(1, limit + 1)):
                     _holder_list(m, path).append(_deep(sel))
-                    self._offer("over-max", m, f"{sel.entry_id} under {holder.describe()} beyond its force/roster limit")
+                    self._offer("over-max", m,
+                                f"{sel.entry_id} under {holder.describe()} beyond its force/roster limit")
                     if "force-limit" in self.found:
                         return
 

@@ -108,7 +108,8 @@ def _categories_el(parent, categories, owner_id):
     for n, (cid, name, primary) in enumerate(categories):
         # BattleScribe gives each category element its own id and keeps the category id in entryId;
         # ours derive from the owner's id so that the same roster always writes the same bytes
-        _sub(el, "category", id=f"{owner_id}-c{n}", name=name or cid, entryId=cid, primary="true" if primary else "false")
+        _sub(el, "category", id=f"{owner_id}-c{n}", name=name or cid, entryId=cid,
+             primary="true" if primary else "false")
 
 
 def _selection_el(parent, s: Selection, names):

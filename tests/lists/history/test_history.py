@@ -7,7 +7,6 @@ from armybuilder.lists.models import ListVersion
 from armybuilder.lists.revisions import revision_update_for
 from armybuilder.lists.selectors import army_list_document, army_list_report
 from armybuilder.lists.services import ListOperationError, StaleListError
-
 from tests.factories import ArmyListFactory
 
 from .revision_books import afrika_revision_2

@@ -21,16 +21,16 @@ class Command(ProjectCommand):
         try:
             raw = file.read_bytes()
         except OSError as exc:
-            raise CommandError(f"{file}: cannot read the file: {exc.strerror}", returncode=2)
+            raise CommandError(f"{file}: cannot read the file: {exc.strerror}", returncode=2) from exc
         try:
             force, report = list_document_report(parse_list_json(raw))
         except ListDocumentError as exc:
             if format == "json":
                 self.stdout.write(json.dumps({"file": str(file), "readable": False,
                                               "problems": [p.as_dict() for p in exc.problems]}, indent=2))
-                raise SystemExit(2)
+                raise SystemExit(2) from exc
             raise CommandError(f"{file}: not a usable list:\n" + "\n".join(f"  {p}" for p in exc.problems),
-                               returncode=2)
+                               returncode=2) from exc
         if format == "json":
             self.stdout.write(json.dumps({"file": str(file), "readable": True, **report.as_dict()}, indent=2,
                                          ensure_ascii=False))

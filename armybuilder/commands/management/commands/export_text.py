@@ -24,7 +24,7 @@ class Command(ProjectCommand):
         try:
             public_id = uuid.UUID(list_public_id)
         except ValueError:
-            raise CommandError(f"{shorten(list_public_id)!r} is not a list id (a UUID)", returncode=2)
+            raise CommandError(f"{shorten(list_public_id)!r} is not a list id (a UUID)", returncode=2) from None
         army_list = ArmyList.objects.select_related("handbook").filter(public_id=public_id).first()
         if army_list is None:
             raise CommandError(f"no list {list_public_id}", returncode=2)

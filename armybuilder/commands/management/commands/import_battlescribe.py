@@ -31,7 +31,8 @@ class Command(ProjectCommand):
         self.stdout.write(f"unmapped: {sev['error']} error(s), {sev['warning']} warning(s), {sev['info']} info "
                           "(use --all to list them)")
         if report.read_errors:
-            raise CommandError(f"{len(report.read_errors)} file(s) could not be read; nothing was written", returncode=2)
+            raise CommandError(f"{len(report.read_errors)} file(s) could not be read; nothing was written",
+                               returncode=2)
         if not report.ok:
             raise CommandError("some documents could not be loaded; nothing was written", returncode=2)
         if dry_run:

@@ -5,8 +5,8 @@ from django.core.management.base import CommandError
 
 from armybuilder.commands import ProjectCommand, bounded_text, short
 from armybuilder.interchange.battlescribe.roster import ROSTER_LIMITS, BattleScribeRosterError
-from armybuilder.services.rosters import roster_import
 from armybuilder.lists.listjson.document import ListDocumentError
+from armybuilder.services.rosters import roster_import
 
 
 class Command(ProjectCommand):
@@ -30,14 +30,15 @@ class Command(ProjectCommand):
                 raise CommandError(f"{file}: {size} bytes; the limit is {ROSTER_LIMITS.max_xml_bytes}", returncode=2)
             data = file.read_bytes()
         except OSError as exc:
-            raise CommandError(f"{file}: cannot read the file: {exc.strerror or exc}", returncode=2)
+            raise CommandError(f"{file}: cannot read the file: {exc.strerror or exc}", returncode=2) from exc
         try:
             result = roster_import(data=data, source=file.name, owner=user, name=name)
         except BattleScribeRosterError as exc:
-            raise CommandError("the roster cannot be imported:\n" + "\n".join(f"  {p}" for p in exc.problems), returncode=2)
+            raise CommandError("the roster cannot be imported:\n" + "\n".join(f"  {p}" for p in exc.problems),
+                               returncode=2) from exc
         except ListDocumentError as exc:
             raise CommandError("the roster does not match the imported data:\n"
-                               + "\n".join(f"  {p}" for p in exc.problems), returncode=2)
+                               + "\n".join(f"  {p}" for p in exc.problems), returncode=2) from exc
         army_list, report = result.army_list, result.report
         self.stdout.write(f"imported {army_list.name!r} as list {army_list.public_id} "
                           f"({army_list.handbook.name}, revision {army_list.handbook.revision})")

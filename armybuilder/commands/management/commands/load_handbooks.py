@@ -20,7 +20,8 @@ class Command(ProjectCommand):
             raise CommandError("no such file or folder: " + ", ".join(str(p) for p in missing), returncode=2)
         results = handbooks_load_paths(paths)
         if not results:
-            raise CommandError("no data files (.yaml, .yml, .json) found in: " + ", ".join(map(str, paths)), returncode=2)
+            raise CommandError("no data files (.yaml, .yml, .json) found in: " + ", ".join(map(str, paths)),
+                               returncode=2)
         failed = 0
         for result in results:
             if result.ok:

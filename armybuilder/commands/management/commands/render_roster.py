@@ -28,15 +28,15 @@ class Command(ProjectCommand):
         try:
             raw = file.read_bytes()
         except OSError as exc:
-            raise CommandError(f"{file}: cannot read the file: {exc.strerror}", returncode=2)
+            raise CommandError(f"{file}: cannot read the file: {exc.strerror}", returncode=2) from exc
         try:
             pdf = roster_pdf_for_document(raw=raw, paper=paper, cards=cards, player=player, event=event,
                                           list_url=url)
         except ListDocumentError as exc:
             raise CommandError(f"{file}: not a usable list:\n" + "\n".join(f"  {p}" for p in exc.problems),
-                               returncode=2)
+                               returncode=2) from exc
         try:
             output.write_bytes(pdf)
         except OSError as exc:
-            raise CommandError(f"{output}: cannot write the PDF: {exc.strerror}", returncode=2)
+            raise CommandError(f"{output}: cannot write the PDF: {exc.strerror}", returncode=2) from exc
         self.stdout.write(f"Wrote {output} ({len(pdf) // 1024 + 1} KiB).")

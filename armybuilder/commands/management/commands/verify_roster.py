@@ -18,16 +18,16 @@ class Command(ProjectCommand):
         try:
             raw = file.read_bytes()
         except OSError as exc:
-            raise CommandError(f"{file}: cannot read the file: {exc.strerror}", returncode=2)
+            raise CommandError(f"{file}: cannot read the file: {exc.strerror}", returncode=2) from exc
         if not raw.strip():
             raise CommandError(f"{file}: the file is empty", returncode=2)
         try:
             result = roster_verify(code=code, raw=raw)
         except BadCode as exc:
-            raise CommandError(str(exc), returncode=2)
+            raise CommandError(str(exc), returncode=2) from exc
         except ListDocumentError as exc:
             raise CommandError(f"{file}: not a usable list:\n" + "\n".join(f"  {p}" for p in exc.problems),
-                               returncode=2)
+                               returncode=2) from exc
         self.stdout.write(result.message)
         if not result.matches:
             raise SystemExit(1)

@@ -20,8 +20,16 @@ Modifiers, conditions, repeats and constraints that change costs, limits or
 visibility are kept, normalised (see nodes.py), in ``extra``; everything that
 is not represented goes into the report with its id and the reason.
 """
-from .mapper import (FOW_GAME_SYSTEM_ID, FowMapper, GenericMapper, generic_nation, generic_system_code,
-                     is_flames_of_war, map_catalogue, system_code_for)
+from .mapper import (
+    FOW_GAME_SYSTEM_ID,
+    FowMapper,
+    GenericMapper,
+    generic_nation,
+    generic_system_code,
+    is_flames_of_war,
+    map_catalogue,
+    system_code_for,
+)
 
 __all__ = ["FOW_GAME_SYSTEM_ID", "FowMapper", "GenericMapper", "generic_nation", "generic_system_code",
            "is_flames_of_war", "map_catalogue", "system_code_for"]

@@ -1,6 +1,8 @@
 """What every part of the Flames of War mapping shares."""
 from __future__ import annotations
 
+from typing import Any
+
 from ..index import Entry, Index
 from ..nodes import Catalogue, InfoGroup, Node, Profile, Rule
 from ..report import CatalogueReport
@@ -44,9 +46,12 @@ class MapperBase:
             self.report.warning(ident, what, f"id is not a valid code; stored as {code!r}")
         return code
 
+    def base_cost(self, entry: Entry) -> float:
+        return entry.costs.get(self.pts, 0)
+
     def bs_info(self, entry: Entry, **more) -> dict:
         """What a roster needs of an entry: ids, type, categories and raw costs (every cost type)."""
-        info = {"entry": entry.node.id, "path": entry.path, "type": entry.node.type}
+        info: dict[str, Any] = {"entry": entry.node.id, "path": entry.path, "type": entry.node.type}
         info.update(more)
         if entry.categories:
             info["categories"] = sorted(entry.categories)
@@ -158,7 +163,7 @@ class MapperBase:
                 existing["target"]["codes"].append(target_code)
             return
         where = "force" if c["scope"] == "force" else "roster (all forces)"
-        doc = {"code": code, "description": f"{c['type']} {c['value']} {entry.name} per {where}"[:300],
+        doc: dict[str, Any] = {"code": code, "description": f"{c['type']} {c['value']} {entry.name} per {where}"[:300],
                "scope": "force", "target": {"kind": target_kind, "codes": [target_code]}}
         doc[c["type"]] = int(c["value"])
         self.constraints[code] = doc

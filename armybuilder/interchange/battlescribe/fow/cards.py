@@ -1,6 +1,8 @@
 """Command cards: where a catalogue offers them, their targets and scopes, and cards that wrap one choice."""
 from __future__ import annotations
 
+from typing import Any
+
 from ..index import Entry
 from .base import MapperBase
 from .common import CARD_CODE_RE, MAX_COUNT, SCOPE_RE, as_points, clean_name
@@ -55,7 +57,7 @@ class CardMapping(MapperBase):
                 card["card_code"] = m.group(1)
             if hi is not None and hi >= 1:
                 card["max_per_target"] = min(hi, MAX_COUNT)
-            extra = {"bs": self.bs_info(entry)}
+            extra: dict[str, Any] = {"bs": self.bs_info(entry)}
             extra.update(self.extras(entry, "card", code, owns=True))
             profiles: dict = {}
             rules: dict = {}

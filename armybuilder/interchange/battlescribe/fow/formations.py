@@ -2,6 +2,8 @@
 options."""
 from __future__ import annotations
 
+from typing import Any
+
 from ..index import Entry
 from .base import MapperBase
 from .common import CARD_CODE_RE, HQ_RE, MAX_COUNT, clean_name, safe_code, strip_order
@@ -33,7 +35,7 @@ class FormationMapping(MapperBase):
             part_of_formation: bool = True) -> dict | None:
         self.used_nodes.add(child.node.id)
         order, name = strip_order(child.name)
-        subgroups = []
+        subgroups: list[dict] = []
         if child.is_group:
             lo, hi = child.limits()
             choices: list[tuple[Entry, int | None]] = []
@@ -53,7 +55,7 @@ class FormationMapping(MapperBase):
             extra.update(self.extras(child, "unit", owner, root=root))
         if subgroups:
             extra["subgroups"] = subgroups
-        choice_docs = []
+        choice_docs: list[dict | str] = []  # a unit code, or {unit, max} where a box caps it
         for entry, cmax in choices:
             ucode = self.unit(entry)
             unit_path = self.units.get(ucode, {}).get("extra", {}).get("bs", {}).get("path")
@@ -70,8 +72,9 @@ class FormationMapping(MapperBase):
         lo = lo or 0
         if hi is None:
             maxes = [c for _, c in choices]
-            if child.is_group and all(m is not None for m in maxes) and sum(maxes) > 0:
-                hi = sum(maxes)
+            known = [m for m in maxes if m is not None]
+            if child.is_group and len(known) == len(maxes) and sum(known) > 0:
+                hi = sum(known)
             else:
                 extra["unbounded"] = True
                 hi = MAX_COUNT
@@ -153,7 +156,7 @@ class FormationMapping(MapperBase):
             self.report.warning(entry.path, "formation", f"{entry.name!r} has no boxes with units; not imported")
             return
         boxes.sort(key=lambda b: b.pop("_order"))
-        seen = set()
+        seen: set[str] = set()
         for b in boxes:
             if b["code"] in seen:  # the same group twice: keep the codes unique
                 b["code"] = safe_code(f"{b['code']}.{len(seen)}")
@@ -163,7 +166,7 @@ class FormationMapping(MapperBase):
         m = CARD_CODE_RE.search(name)
         if m:
             doc["card_code"] = m.group(1)
-        extra = {"bs": self.bs_info(entry)}
+        extra: dict[str, Any] = {"bs": self.bs_info(entry)}
         extra.update(self.extras(entry, "formation", code, owns=True))
         for c in entry.constraints:
             if c["field"] == "selections" and c["scope"] in ("parent", "force", "roster") and not c.get("percent"):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from armybuilder.rules.battlescribe.audit import unevaluated
 from armybuilder.systems import system_for_mapping
@@ -46,7 +47,7 @@ class FowMapper(UnitMapping, CardMapping, FormationMapping):
                 self.report.info(cost_type.id, "costType", f"cost type {cost_type.name!r}: list points are "
                                  f"{self.index.cost_types[self.pts].name!r}; its values are kept per entry "
                                  "(extra.bs.costs) and totalled in the list report's figures")
-        for node, owner_cat in self.root_entries():
+        for node, _owner_cat in self.root_entries():
             entry = self.index.entry(node, cat.id)
             if entry is None:
                 self.report.error(node.id, "entryLink", f"root link {node.name!r} → {node.target_id!r}: target "
@@ -73,9 +74,8 @@ class FowMapper(UnitMapping, CardMapping, FormationMapping):
                 # A card that is a formation of its own (e.g. Kampfgruppe Hummel): its units are boxes.
                 self.formation(entry, card=True)
             elif role == "card":
-                if entry.is_group or self.is_card_group(entry) and self.resolved_children(entry):
-                    self.cards_from(entry, "force", None)
-                elif self.resolved_children(entry) and not self.is_card(entry):
+                if (entry.is_group or self.is_card_group(entry) and self.resolved_children(entry)
+                        or self.resolved_children(entry) and not self.is_card(entry)):
                     self.cards_from(entry, "force", None)
                 elif self.title_choices(entry):
                     self.checked.add(id(entry.node))
@@ -124,7 +124,7 @@ class FowMapper(UnitMapping, CardMapping, FormationMapping):
             if targets:
                 card["targets"] = targets
             cards.append(card)
-        doc = {
+        doc: dict[str, Any] = {
             "kind": "handbook", "format": 1, "system": self.system_code, "code": self.code(cat.id, "catalogue"),
             # No explicit revision: a changed catalogue, or the same one mapped by a newer version of this
             # importer, becomes the handbook's next revision (lists keep theirs); the catalogue's own

@@ -1,6 +1,8 @@
 """Units: sizes (a size group, model-count cost modifiers or a team count), upgrade groups and options."""
 from __future__ import annotations
 
+from typing import Any
+
 from ..index import Entry
 from .base import MapperBase
 from .common import CARD_CODE_RE, MAX_COUNT, SIZE_NAME_RE, TEAMS_RE, as_points, clean_name, safe_code, strip_order
@@ -22,9 +24,6 @@ class UnitMapping(MapperBase):
         self.unit_order.append(code)
         self.report.counts["units"] += 1
         return code
-
-    def base_cost(self, entry: Entry) -> float:
-        return entry.costs.get(self.pts, 0)
 
     def model_count_sets(self, entry: Entry) -> list[tuple[str, int, float, dict]]:
         """Unit-level 'set cost when it holds N models' modifiers: (comparison, N, points, modifier)."""
@@ -101,7 +100,7 @@ class UnitMapping(MapperBase):
             if model_group is not None:
                 extra["model_group"] = self.code(model_group.path, "upgrade group")
         if model_sets:
-            for ctype, n, points, mod in sorted(model_sets, key=lambda t: t[1]):
+            for ctype, n, points, _mod in sorted(model_sets, key=lambda t: t[1]):
                 label = f"{n}{'+' if ctype != 'equalTo' else ''} teams"
                 sizes.append({"code": safe_code(f"{code}/n{n}{'plus' if ctype != 'equalTo' else ''}"), "label": label,
                               "teams": n, "points": as_points(points, self.report, code, "size"),
@@ -112,6 +111,7 @@ class UnitMapping(MapperBase):
             # "2-5 tanks, each priced": a size per team count at the cheapest team's price
             # (plus the unit's own cost); dearer teams cost the difference per team.
             lo, hi = team_group.limits()
+            assert lo is not None and hi is not None  # a team group is chosen above for its finite limits
             for n in range(lo, hi + 1):
                 points = base + n * team_offset
                 sizes.append({"code": safe_code(f"{code}/n{n}"), "label": f"{n} teams", "teams": n,
@@ -240,7 +240,7 @@ class UnitMapping(MapperBase):
         for leaf in options_in:
             options.append(self.upgrade_option(leaf, unit_code, profiles, rules, groups, group_extra,
                                                lone=not child.is_group, offset=offset))
-        g = {"code": code, "name": clean_name(strip_order(name)[1], "Options"), "options": options}
+        g: dict[str, Any] = {"code": code, "name": clean_name(strip_order(name)[1], "Options"), "options": options}
         info: dict = {"bs": {"id": child.path, "kind": "group" if child.is_group else "entry"}}
         if parent:
             info["parent"] = parent
@@ -276,7 +276,7 @@ class UnitMapping(MapperBase):
         code = self.code(leaf.path, "upgrade")
         opt = {"code": code, "name": clean_name(leaf.name, "Option"),
                "points": as_points(cost - offset, self.report, leaf.path, "upgrade")}
-        extra = {"bs": self.bs_info(leaf, cost=cost)}
+        extra: dict[str, Any] = {"bs": self.bs_info(leaf, cost=cost)}
         if offset:
             extra["included_in_size"] = offset
         if hi is None:

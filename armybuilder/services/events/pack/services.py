@@ -213,7 +213,8 @@ def pack_build(ctx) -> JobResult:
         firsts.append(page)
         page += count
     clock.lap("front")
-    pdf = build.merge_pdf(front, [(f"{e.player}: {e.list_name}", a["pdf"]) for e, a in zip(entries, artefacts)])
+    pdf = build.merge_pdf(front,
+                          [(f"{e.player}: {e.list_name}", a["pdf"]) for e, a in zip(entries, artefacts, strict=False)])
     clock.lap("merge")
     ctx.progress(97, "Writing the CSV and the lists")
     csv_bytes = build.pack_csv(entries, firsts, pages)
