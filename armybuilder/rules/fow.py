@@ -3,7 +3,7 @@ from collections import Counter, defaultdict
 
 from . import generic
 from . import issue_codes as c
-from .battlescribe.check import check_battlescribe, unit_teams, unit_transports
+from .battlescribe.check import check_battlescribe, unit_figures
 from .data import in_variant
 from .force import Force, ForceFormation, ForceUnit
 from .report import ERROR, Report, RuleRef
@@ -318,8 +318,7 @@ def check_formation_strength(force: Force, report: Report) -> None:
         if not formation.units:
             continue  # an empty formation already has its missing HQ and black boxes to fix
         own = [u for u in formation.units if u.box.part_of_formation]
-        has_error = any(i.pointer == formation.pointer and i.severity == ERROR for i in report.issues)
-        if len(own) < 2 and not has_error:
+        if len(own) < 2 and not any(i.pointer == formation.pointer and i.severity == ERROR for i in report.issues):
             code = c.FOW_FORMATION_TOO_FEW_UNITS
             report.add(code, formation.pointer, rule=RULES["last_stand"], fix=code.fix(),
                        formation=formation.formation.name, count=len(own))
@@ -334,10 +333,11 @@ def figures(force: Force, report: Report, imported=None) -> None:
     limit = force.points_limit
     basis = limit if limit is not None else report.total_points
     if imported is not None:
-        teams = {u.pointer: unit_teams(imported, u.pointer) for u in units}
+        counted = unit_figures(imported)  # pointer -> (teams, transport attachments)
+        teams = {u.pointer: counted.get(u.pointer, (0, 0))[0] for u in units}
         report.figures["unit_teams"] = teams
         team_count = sum(teams.values())
-        game_unit_count = sum(1 + unit_transports(imported, u.pointer) for u in units)
+        game_unit_count = sum(1 + counted.get(u.pointer, (0, 0))[1] for u in units)
     else:
         team_count = sum(u.teams for u in units)
         game_unit_count = sum(game_units(u) for u in units)

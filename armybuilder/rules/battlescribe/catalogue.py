@@ -397,7 +397,8 @@ class Catalogue:
 
     # -- layouts ----------------------------------------------------------------------------
     def root_layout(self) -> Layout:
-        return self._layout("", list(self.doc.get("roots") or ()))
+        layout = self._layouts.get("")  # asked for at every root selection a check binds: no list of roots made
+        return layout if layout is not None else self._layout("", list(self.doc.get("roots") or ()))
 
     def layout(self, entry: Entry) -> Layout:
         layout = self._layouts.get(entry.key)

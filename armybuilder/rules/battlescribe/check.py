@@ -61,29 +61,35 @@ CHARGED_ROLES = ("formation", "unit", "card", "card-wrapper", "force-option")
 
 
 def _charges(built: ForceRoster, ev: Evaluation) -> tuple[dict, dict]:
-    """One walk of the roster: every selection's costs added to what it is charged to (the nearest formation,
-    unit, card, card-wrapper or force choice at or above it), and the roster's totals per cost type."""
-    charged: dict[int, dict] = {}
+    """Every selection's points added to what it is charged to (the nearest formation, unit, card, card-wrapper or
+    force choice at or above it, a root being one), and the roster's totals per cost type: one pass over the
+    evaluation's selections, each read after its parent (depth first)."""
+    pts = built.main.catalogue.points
+    charged: dict[int, float] = {}  # id(holder) -> its points
     totals: dict = {}
+    holders: dict[int, Sel] = {}  # id(selection with children) -> what its children are charged to
     cost = ev.cost
-    for scope in built.roster.all_forces():
-        stack = [(sel, sel) for sel in scope.children]
-        while stack:
-            sel, holder = stack.pop()
-            if sel.role in CHARGED_ROLES:
-                holder = sel
-            costs = cost(sel)
-            if costs:
-                bucket = charged.get(id(holder))
-                if bucket is None:
-                    bucket = charged[id(holder)] = {}
-                number = sel.number
-                for k, v in costs.items():
-                    value = v * number
-                    bucket[k] = bucket.get(k, 0) + value
-                    totals[k] = totals.get(k, 0) + value
-            if sel.children:
-                stack.extend([(child, holder) for child in sel.children])
+    for sel in ev.selections:
+        parent = sel.parent
+        holder = sel if parent is None or sel.role in CHARGED_ROLES else holders[id(parent)]
+        if sel.children:
+            holders[id(sel)] = holder
+        made = sel.slot.facts or facts(sel.slot, sel.force.catalogue)  # made by the evaluation: read, not made
+        costs = made.costs if made.cost_mods is None else cost(sel)
+        if costs:
+            number = sel.number
+            if len(costs) == 1 and pts in costs:  # most selections cost points only
+                value = costs[pts] * number
+                totals[pts] = totals.get(pts, 0) + value
+                key = id(holder)
+                charged[key] = charged.get(key, 0) + value
+                continue
+            for k, v in costs.items():
+                value = v * number
+                totals[k] = totals.get(k, 0) + value
+                if k == pts:
+                    key = id(holder)
+                    charged[key] = charged.get(key, 0) + value
     return charged, {k: tidy(v) for k, v in totals.items()}
 
 
@@ -92,7 +98,7 @@ def _prices(force: Force, built: ForceRoster, ev: Evaluation, report: Report) ->
     charged, totals = _charges(built, ev)
 
     def value(sel) -> int:
-        return int(round(charged.get(id(sel), {}).get(pts, 0))) if sel is not None else 0
+        return int(round(charged.get(id(sel), 0))) if sel is not None else 0
 
     total = 0
     for formation in force.formations:
@@ -293,6 +299,12 @@ def selection_teams(ev: Evaluation, sel: Sel, depth: int = 0) -> int:
         else:
             total += selection_teams(ev, child, depth + 1) * child.number
     return total
+
+
+def unit_figures(result: BattleScribeCheck | None) -> dict:
+    """Every unit's (teams, transport attachments) by its pointer, as :func:`unit_teams` and
+    :func:`unit_transports` read them one unit at a time; {} without a result."""
+    return {} if result is None else _unit_figures(result)
 
 
 def unit_teams(result: BattleScribeCheck | None, pointer: str) -> int:

@@ -215,7 +215,7 @@ class Plan:
     the same order whatever was chosen first."""
 
     __slots__ = ("empty", "hideable", "mins", "other_mins", "parent_max", "group_max", "other_max", "always", "watched",
-                 "seats", "_own")
+                 "free", "combos", "seats", "_own")
 
     def __init__(self, checks, layout):
         self.empty = checks.empty
@@ -248,6 +248,11 @@ class Plan:
         self.always = tuple(always)
         self.watched = frozenset(watched)
         self.seats: dict = {}  # Slot of this layout -> (watched keys, parent max, other max, hideable, alone)
+        # Slot of this layout -> the numbers ``alone`` gives it, when a selection made there alone, not hidden and
+        # counted as its facts say, leaves no check to look at (no other minimum, no maximum in another scope)
+        self.free: dict = {}
+        # the slots of a node's children, in order -> their seats and the maximums to look at, in compiled order
+        self.combos: dict = {}
         self._own = layout.slots
 
     def __reduce__(self):
@@ -262,7 +267,32 @@ class Plan:
         own = self._own
         if made is not None and slot.index < len(own) and own[slot.index] is slot:
             self.seats[slot] = seat  # a slot of this layout: kept with it (a loose slot is not)
+            if seat[4] is not None and not (seat[2] or seat[3] or self.other_mins or self.always):
+                self.free[slot] = seat[4]
         return seat
+
+    def combo(self, slots: tuple) -> tuple:
+        """For children chosen through ``slots`` (in order): each one's seat, the parent-scope maximums their
+        entries and groups bring and their other maximums with the layout's other checks, each list in compiled
+        order and once. Kept (a bounded number) when every slot is one of this layout's."""
+        seats = []
+        found: list = []
+        later: list = [*self.always]
+        kept = True
+        for slot in slots:
+            seat = self.seats.get(slot)
+            if seat is None:
+                seat = self.seat(slot)
+                kept = kept and self.seats.get(slot) is seat
+            seats.append(seat)
+            found.extend(seat[1])
+            later.extend(seat[2])
+        if self.group_max and slots:
+            found = [*self.group_max, *found]
+        made = (tuple(seats), tuple(_in_order(found)) if found else (), tuple(_in_order(later)) if later else ())
+        if kept and len(self.combos) < 512:  # bounded: the children come from uploaded lists
+            self.combos[slots] = made
+        return made
 
     def _alone(self, hits: tuple, parent_max: tuple) -> tuple | None:
         """The numbers a selection made through a slot can have, chosen alone here, without breaking a plain
@@ -729,10 +759,19 @@ class Evaluation:
                 slot = sel.slot
                 layout = slot.layout or catalogue.slot_layout(slot)
                 compiled = layout.plan or plan(catalogue, layout)
+                children = sel.children
                 if not compiled.empty:
+                    if len(children) == 1:
+                        # most selections hold one choice that, within its numbers, leaves nothing to look at
+                        child = children[0]
+                        free = compiled.free.get(child.slot)
+                        if free is not None and free[0] <= child.number <= free[1] \
+                                and child.keys is child.slot.facts.keys:
+                            stack.append(child)
+                            continue
                     self._check_container(sel, sel.force, compiled, out, seen)
-                if sel.children:
-                    stack.extend(reversed(sel.children))
+                if children:
+                    stack.extend(reversed(children))
         return out
 
     def _check_container(self, node, force: ForceScope, compiled: Plan, out: list, seen: set) -> None:
@@ -753,42 +792,28 @@ class Evaluation:
                 self._check_alone(node, child, seat, force, compiled, out, seen)
                 return
         counts: dict = {}  # the watched keys among the children
-        found = later = None  # the maximums of the entries chosen here: parent scope, other scopes
         hidden_here = NOTHING_HIDDEN
-        seats = compiled.seats
-        for child in children:
+        key = tuple([child.slot for child in children])
+        combo = compiled.combos.get(key) or compiled.combo(key)
+        watched = compiled.watched
+        for child, seat in zip(children, combo[0], strict=True):
             slot = child.slot
-            seat = seats.get(slot) or compiled.seat(slot)
-            hits, parent_max, other_max, hideable, _ = seat
-            if hideable and self.slot_hidden(slot, node, child):
+            if seat[3] and self.slot_hidden(slot, node, child):
                 if hidden_here is NOTHING_HIDDEN:
                     hidden_here = {}
                 hidden_here[id(slot)] = True
                 out.append(Violation("hidden", "entry", self.name(child), 0, child.number, "parent", "", node,
                                      (child,), slot))
             made = slot.facts
-            if made is None or child.keys is not made.keys:  # category modifiers changed what it counts as
-                hits = tuple(child.keys & compiled.watched)
+            # category modifiers may have changed what it counts as
+            hits = tuple(child.keys & watched) if made is None or child.keys is not made.keys else seat[0]
             number = child.number
-            for key in hits:
-                counts[key] = counts.get(key, 0) + number
-            if parent_max:
-                if found is None:
-                    found = list(parent_max)
-                else:
-                    found.extend(parent_max)
-            if other_max:
-                if later is None:
-                    later = list(other_max)
-                else:
-                    later.extend(other_max)
-        if compiled.group_max and children:
-            found = [*compiled.group_max, *(found or ())]
-        if found:
-            for check in _in_order(found):
-                count = counts.get(check.key, 0)
-                if count and (count > check.value or check.modified):
-                    self._judge_check(check, count, node, force, hidden_here, out, seen)
+            for hit in hits:
+                counts[hit] = counts.get(hit, 0) + number
+        for check in combo[1]:
+            count = counts.get(check.key, 0)
+            if count and (count > check.value or check.modified):
+                self._judge_check(check, count, node, force, hidden_here, out, seen)
         for check in compiled.mins:
             fast = check.fast
             if fast == "parent":
@@ -801,19 +826,16 @@ class Evaluation:
                 count = self._check_count(check, node, force)
             if count < check.value or check.modified:
                 self._judge_check(check, count, node, force, hidden_here, out, seen)
-        if compiled.always:
-            later = [*compiled.always, *(later or ())]
-        if later:
-            for check in _in_order(later):
-                fast = check.fast
-                if fast == "parent-deep":
-                    count = self._deep_count(node, check.fast_key)
-                elif fast:
-                    count = self._scope_counter(force, fast).get(check.fast_key, 0)
-                else:
-                    count = self._check_count(check, node, force)
-                if count and (count > check.value or check.modified or check.constraint.get("percent")):
-                    self._judge_check(check, count, node, force, hidden_here, out, seen)
+        for check in combo[2]:
+            fast = check.fast
+            if fast == "parent-deep":
+                count = self._deep_count(node, check.fast_key)
+            elif fast:
+                count = self._scope_counter(force, fast).get(check.fast_key, 0)
+            else:
+                count = self._check_count(check, node, force)
+            if count and (count > check.value or check.modified or check.constraint.get("percent")):
+                self._judge_check(check, count, node, force, hidden_here, out, seen)
 
     def _check_alone(self, node, child: Sel, seat: tuple, force: ForceScope, compiled: Plan, out: list,
                      seen: set) -> None:
@@ -970,7 +992,20 @@ class Evaluation:
             return
         ctx = Virtual(slot=None, parent=force, force=force)
         for target, c, query, mods, owner, name in category_checks(force.catalogue, entry):
-            count = self.count(query, ctx)
+            scope = query.get("scope")
+            if scope in ("force", "roster") and str(query.get("field") or "selections") == "selections" \
+                    and not query.get("forces"):  # count's own reading of a plain force or roster count
+                node = force if scope == "force" else self.roster
+                counter = self.deep(node) if query.get("children") else self.direct(node)
+                count = counter.get(str(query.get("child") or "any"), 0)
+                if not mods and not c.get("percent"):  # _judge's verdict on a limit no modifier changes
+                    limit = c.get("value", 0)
+                    ctype = c.get("type")
+                    if (ctype == "max" and (limit < 0 or count <= limit)) or \
+                            (ctype == "min" and (limit <= 0 or count >= limit)):
+                        continue
+            else:
+                count = self.count(query, ctx)
             # the selections concerned, read only if the limit is broken
             members = (s for s in (force.walk() if c.get("children") else force.children) if target in s.keys)
             self._judge(c, count, self.constraint_value(mods, c, ctx), owner, name, ctx, force, members, None, out,
