@@ -42,8 +42,8 @@ def read_allies_table(path: Path | None = None) -> AlliesTable:
     where = str(path)
     try:
         raw = path.read_bytes()
-    except OSError as exc:
-        raise AlliesTableError(f"{where}: cannot be read ({exc.strerror or exc})") from None
+    except (OSError, ValueError) as exc:  # ValueError: a path no file can have (a NUL byte in it)
+        raise AlliesTableError(f"{where!r}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
     if len(raw) > MAX_BYTES:
         raise AlliesTableError(f"{where}: {len(raw)} bytes; an allies table is at most {MAX_BYTES}")
     try:
