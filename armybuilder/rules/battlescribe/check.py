@@ -22,6 +22,7 @@ from .offers import probe_cost, required_below
 from .tree import ForceScope, Sel
 
 FORMATIONS_CATEGORY = "formations"
+HQ = re.compile(r"\bHQ\b")  # a box for the formation's HQ, by its name
 SCOPE_WORDS = {"parent": "", "force": " per force", "roster": " per list", "self": ""}
 
 
@@ -63,33 +64,43 @@ CHARGED_ROLES = ("formation", "unit", "card", "card-wrapper", "force-option")
 def _charges(built: ForceRoster, ev: Evaluation) -> tuple[dict, dict]:
     """Every selection's points added to what it is charged to (the nearest formation, unit, card, card-wrapper or
     force choice at or above it, a root being one), and the roster's totals per cost type: one pass over the
-    evaluation's selections, each read after its parent (depth first)."""
+    evaluation's selections, each read after its parent (depth first). A selection hashes as itself (by identity),
+    so the holders are the keys."""
     pts = built.main.catalogue.points
-    charged: dict[int, float] = {}  # id(holder) -> its points
+    charged: dict[Sel, float] = {}  # holder -> its points
     totals: dict = {}
-    holders: dict[int, Sel] = {}  # id(selection with children) -> what its children are charged to
+    holders: dict[Sel, Sel] = {}  # selection with children -> what its children are charged to
     cost = ev.cost
+    get = charged.get
+    points = 0  # the roster's points, added in the same order as the other cost types
     for sel in ev.selections:
         parent = sel.parent
-        holder = sel if parent is None or sel.role in CHARGED_ROLES else holders[id(parent)]
+        holder = sel if parent is None or sel.role in CHARGED_ROLES else holders[parent]
         if sel.children:
-            holders[id(sel)] = holder
+            holders[sel] = holder
         made = sel.slot.facts or facts(sel.slot, sel.force.catalogue)  # made by the evaluation: read, not made
         costs = made.costs if made.cost_mods is None else cost(sel)
-        if costs:
-            number = sel.number
-            if len(costs) == 1 and pts in costs:  # most selections cost points only
-                value = costs[pts] * number
-                totals[pts] = totals.get(pts, 0) + value
-                key = id(holder)
-                charged[key] = charged.get(key, 0) + value
-                continue
-            for k, v in costs.items():
-                value = v * number
+        if not costs:
+            continue
+        number = sel.number
+        if len(costs) == 1 and pts in costs:  # most selections cost points only
+            if pts not in totals:
+                totals[pts] = 0
+            value = costs[pts] * number
+            points += value
+            charged[holder] = get(holder, 0) + value
+            continue
+        for k, v in costs.items():
+            value = v * number
+            if k == pts:
+                if pts not in totals:
+                    totals[pts] = 0
+                points += value
+                charged[holder] = get(holder, 0) + value
+            else:
                 totals[k] = totals.get(k, 0) + value
-                if k == pts:
-                    key = id(holder)
-                    charged[key] = charged.get(key, 0) + value
+    if pts in totals:
+        totals[pts] = points
     return charged, {k: tidy(v) for k, v in totals.items()}
 
 
@@ -98,7 +109,7 @@ def _prices(force: Force, built: ForceRoster, ev: Evaluation, report: Report) ->
     charged, totals = _charges(built, ev)
 
     def value(sel) -> int:
-        return int(round(charged.get(id(sel), 0))) if sel is not None else 0
+        return int(round(charged.get(sel, 0))) if sel is not None else 0
 
     total = 0
     for formation in force.formations:
@@ -229,7 +240,7 @@ def _issue(v: Violation, ev: Evaluation, report: Report, codes: BattleScribeCode
         return
     if v.kind == "min":
         if _is_box(v):
-            code = codes.hq if re.search(r"\bHQ\b", what) else codes.box_min
+            code = codes.hq if HQ.search(what) else codes.box_min
         else:
             code = codes.min if v.scope in ("parent", "self") else codes.force_min
         choices = _choices(ev, v, pts)
