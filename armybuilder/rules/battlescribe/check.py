@@ -272,24 +272,58 @@ def _issue(v: Violation, ev: Evaluation, report: Report, codes: BattleScribeCode
 
 # -- what a unit holds ---------------------------------------------------------------------------------
 def _unit_figures(result: BattleScribeCheck) -> dict:
-    """Teams and transport attachments of every unit, worked out in one walk and kept on the result."""
+    """Teams and transport attachments of every unit, worked out in one walk of each and kept on the result."""
     if result.figures is not None:
         return result.figures
     ev = result.evaluation
     out = {}
     for pointer, sel in result.roster.units.items():
-        transports = 0
-        stack = list(sel.children)
-        while stack:
-            s = stack.pop()
-            if s.children:
-                stack.extend(s.children)  # a card's own choices too
-            if s.role != "card" and (s.slot.facts or facts(s.slot, s.force.catalogue)).transport:
-                transports += 1
-        teams = selection_teams(ev, sel) or teams_in_name(ev.name(sel)) or 1
+        teams, transports = _figures_below(ev, sel, 0)
+        if not teams:
+            made = sel.slot.facts
+            stated = made.teams if made is not None and made.teams is not None else teams_in_name(ev.name(sel))
+            teams = stated or 1
         out[pointer] = (teams, transports)
     result.figures = out
     return out
+
+
+def _figures_below(ev: Evaluation, sel: Sel, depth: int) -> tuple[int, int]:
+    """:func:`selection_teams` of ``sel`` and the transport attachments under it (every choice but a card that is
+    a transport, a card's own choices too), read in the same walk."""
+    teams = 0
+    transports = 0
+    for child in sel.children:
+        made = child.slot.facts or facts(child.slot, child.force.catalogue)
+        card = child.role == "card"
+        if made.transport and not card:
+            transports += 1
+        if card or made.card or depth > 12:
+            if child.children:
+                transports += _transports_below(child)
+            continue
+        stated = made.teams if made.teams is not None else teams_in_name(ev.name(child))
+        if stated or made.model:
+            teams += stated * child.number if stated else child.number
+            if child.children:
+                transports += _transports_below(child)
+        else:
+            below, carried = _figures_below(ev, child, depth + 1)
+            teams += below * child.number
+            transports += carried
+    return teams, transports
+
+
+def _transports_below(sel: Sel) -> int:
+    transports = 0
+    stack = list(sel.children)
+    while stack:
+        s = stack.pop()
+        if s.children:
+            stack.extend(s.children)
+        if s.role != "card" and (s.slot.facts or facts(s.slot, s.force.catalogue)).transport:
+            transports += 1
+    return transports
 
 
 def selection_teams(ev: Evaluation, sel: Sel, depth: int = 0) -> int:
