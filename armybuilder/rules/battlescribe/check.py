@@ -22,6 +22,7 @@ from .offers import probe_cost, required_below
 from .tree import ForceScope, Sel
 
 FORMATIONS_CATEGORY = "formations"
+HQ = re.compile(r"\bHQ\b")  # a box for the formation's HQ, by its name
 SCOPE_WORDS = {"parent": "", "force": " per force", "roster": " per list", "self": ""}
 
 
@@ -63,33 +64,43 @@ CHARGED_ROLES = ("formation", "unit", "card", "card-wrapper", "force-option")
 def _charges(built: ForceRoster, ev: Evaluation) -> tuple[dict, dict]:
     """Every selection's points added to what it is charged to (the nearest formation, unit, card, card-wrapper or
     force choice at or above it, a root being one), and the roster's totals per cost type: one pass over the
-    evaluation's selections, each read after its parent (depth first)."""
+    evaluation's selections, each read after its parent (depth first). A selection hashes as itself (by identity),
+    so the holders are the keys."""
     pts = built.main.catalogue.points
-    charged: dict[int, float] = {}  # id(holder) -> its points
+    charged: dict[Sel, float] = {}  # holder -> its points
     totals: dict = {}
-    holders: dict[int, Sel] = {}  # id(selection with children) -> what its children are charged to
+    holders: dict[Sel, Sel] = {}  # selection with children -> what its children are charged to
     cost = ev.cost
+    get = charged.get
+    points = 0  # the roster's points, added in the same order as the other cost types
     for sel in ev.selections:
         parent = sel.parent
-        holder = sel if parent is None or sel.role in CHARGED_ROLES else holders[id(parent)]
+        holder = sel if parent is None or sel.role in CHARGED_ROLES else holders[parent]
         if sel.children:
-            holders[id(sel)] = holder
+            holders[sel] = holder
         made = sel.slot.facts or facts(sel.slot, sel.force.catalogue)  # made by the evaluation: read, not made
         costs = made.costs if made.cost_mods is None else cost(sel)
-        if costs:
-            number = sel.number
-            if len(costs) == 1 and pts in costs:  # most selections cost points only
-                value = costs[pts] * number
-                totals[pts] = totals.get(pts, 0) + value
-                key = id(holder)
-                charged[key] = charged.get(key, 0) + value
-                continue
-            for k, v in costs.items():
-                value = v * number
+        if not costs:
+            continue
+        number = sel.number
+        if len(costs) == 1 and pts in costs:  # most selections cost points only
+            if pts not in totals:
+                totals[pts] = 0
+            value = costs[pts] * number
+            points += value
+            charged[holder] = get(holder, 0) + value
+            continue
+        for k, v in costs.items():
+            value = v * number
+            if k == pts:
+                if pts not in totals:
+                    totals[pts] = 0
+                points += value
+                charged[holder] = get(holder, 0) + value
+            else:
                 totals[k] = totals.get(k, 0) + value
-                if k == pts:
-                    key = id(holder)
-                    charged[key] = charged.get(key, 0) + value
+    if pts in totals:
+        totals[pts] = points
     return charged, {k: tidy(v) for k, v in totals.items()}
 
 
@@ -98,7 +109,7 @@ def _prices(force: Force, built: ForceRoster, ev: Evaluation, report: Report) ->
     charged, totals = _charges(built, ev)
 
     def value(sel) -> int:
-        return int(round(charged.get(id(sel), 0))) if sel is not None else 0
+        return int(round(charged.get(sel, 0))) if sel is not None else 0
 
     total = 0
     for formation in force.formations:
@@ -229,7 +240,7 @@ def _issue(v: Violation, ev: Evaluation, report: Report, codes: BattleScribeCode
         return
     if v.kind == "min":
         if _is_box(v):
-            code = codes.hq if re.search(r"\bHQ\b", what) else codes.box_min
+            code = codes.hq if HQ.search(what) else codes.box_min
         else:
             code = codes.min if v.scope in ("parent", "self") else codes.force_min
         choices = _choices(ev, v, pts)
@@ -261,24 +272,58 @@ def _issue(v: Violation, ev: Evaluation, report: Report, codes: BattleScribeCode
 
 # -- what a unit holds ---------------------------------------------------------------------------------
 def _unit_figures(result: BattleScribeCheck) -> dict:
-    """Teams and transport attachments of every unit, worked out in one walk and kept on the result."""
+    """Teams and transport attachments of every unit, worked out in one walk of each and kept on the result."""
     if result.figures is not None:
         return result.figures
     ev = result.evaluation
     out = {}
     for pointer, sel in result.roster.units.items():
-        transports = 0
-        stack = list(sel.children)
-        while stack:
-            s = stack.pop()
-            if s.children:
-                stack.extend(s.children)  # a card's own choices too
-            if s.role != "card" and (s.slot.facts or facts(s.slot, s.force.catalogue)).transport:
-                transports += 1
-        teams = selection_teams(ev, sel) or teams_in_name(ev.name(sel)) or 1
+        teams, transports = _figures_below(ev, sel, 0)
+        if not teams:
+            made = sel.slot.facts
+            stated = made.teams if made is not None and made.teams is not None else teams_in_name(ev.name(sel))
+            teams = stated or 1
         out[pointer] = (teams, transports)
     result.figures = out
     return out
+
+
+def _figures_below(ev: Evaluation, sel: Sel, depth: int) -> tuple[int, int]:
+    """:func:`selection_teams` of ``sel`` and the transport attachments under it (every choice but a card that is
+    a transport, a card's own choices too), read in the same walk."""
+    teams = 0
+    transports = 0
+    for child in sel.children:
+        made = child.slot.facts or facts(child.slot, child.force.catalogue)
+        card = child.role == "card"
+        if made.transport and not card:
+            transports += 1
+        if card or made.card or depth > 12:
+            if child.children:
+                transports += _transports_below(child)
+            continue
+        stated = made.teams if made.teams is not None else teams_in_name(ev.name(child))
+        if stated or made.model:
+            teams += stated * child.number if stated else child.number
+            if child.children:
+                transports += _transports_below(child)
+        else:
+            below, carried = _figures_below(ev, child, depth + 1)
+            teams += below * child.number
+            transports += carried
+    return teams, transports
+
+
+def _transports_below(sel: Sel) -> int:
+    transports = 0
+    stack = list(sel.children)
+    while stack:
+        s = stack.pop()
+        if s.children:
+            stack.extend(s.children)
+        if s.role != "card" and (s.slot.facts or facts(s.slot, s.force.catalogue)).transport:
+            transports += 1
+    return transports
 
 
 def selection_teams(ev: Evaluation, sel: Sel, depth: int = 0) -> int:

@@ -340,7 +340,9 @@ class Evaluation:
         self._violations: list | None = None
         selections: list[Sel] = []
         moded: list[Sel] = []
+        spans: list[tuple] = []  # (force, its first selection's index, the index after its last)
         for force in roster.all_forces():  # depth first, as ForceScope.walk
+            spans.append((force, len(selections)))
             stack = list(reversed(force.children))
             while stack:
                 sel = stack.pop()
@@ -352,6 +354,8 @@ class Evaluation:
                 if sel.children:
                     stack.extend(reversed(sel.children))
         self.selections = selections
+        ends = [start for _, start in spans[1:]] + [len(selections)]
+        self._spans = [(force, start, end) for (force, start), end in zip(spans, ends, strict=True)]
         if moded:
             self._apply_category_modifiers(moded)
 
@@ -749,29 +753,27 @@ class Evaluation:
     def _check(self) -> list[Violation]:
         out: list[Violation] = []
         seen: set = set()
-        for force in self.roster.all_forces():
+        selections = self.selections
+        for force, start, end in self._spans:
             catalogue = force.catalogue
             self._check_container(force, force, plan(catalogue, catalogue.root_layout()), out, seen)
             self._check_force_categories(force, out, seen)
-            stack = list(reversed(force.children))  # depth first, as ForceScope.walk
-            while stack:
-                sel = stack.pop()
+            # the force's selections depth first, as ForceScope.walk (listed so when the evaluation was made)
+            for sel in selections[start:end] if start or end < len(selections) else selections:
                 slot = sel.slot
                 layout = slot.layout or catalogue.slot_layout(slot)
                 compiled = layout.plan or plan(catalogue, layout)
+                if compiled.empty:
+                    continue
                 children = sel.children
-                if not compiled.empty:
-                    if len(children) == 1:
-                        # most selections hold one choice that, within its numbers, leaves nothing to look at
-                        child = children[0]
-                        free = compiled.free.get(child.slot)
-                        if free is not None and free[0] <= child.number <= free[1] \
-                                and child.keys is child.slot.facts.keys:
-                            stack.append(child)
-                            continue
-                    self._check_container(sel, sel.force, compiled, out, seen)
-                if children:
-                    stack.extend(reversed(children))
+                if len(children) == 1:
+                    # most selections hold one choice that, within its numbers, leaves nothing to look at
+                    child = children[0]
+                    free = compiled.free.get(child.slot)
+                    if free is not None and free[0] <= child.number <= free[1] \
+                            and child.keys is child.slot.facts.keys:
+                        continue
+                self._check_container(sel, sel.force, compiled, out, seen)
         return out
 
     def _check_container(self, node, force: ForceScope, compiled: Plan, out: list, seen: set) -> None:
