@@ -724,15 +724,14 @@ class Evaluation:
         seen: set = set()
         looked = 0
         forces = []
-        for force in self.roster.all_forces():
+        selections = self.selections
+        for force, start, end in self._spans:
             forces.append(force)
             catalogue = force.catalogue
             self._check_container(force, force, plan(catalogue, catalogue.root_layout()), out, seen)
             found, looked = _first_wanted(out, looked, only)
             if found is None:
-                stack = list(reversed(force.children))  # depth first, as _check
-                while stack:
-                    sel = stack.pop()
+                for sel in selections[start:end]:  # depth first, as _check
                     slot = sel.slot
                     layout = slot.layout or catalogue.slot_layout(slot)
                     compiled = layout.plan or plan(catalogue, layout)
@@ -741,8 +740,6 @@ class Evaluation:
                         found, looked = _first_wanted(out, looked, only)
                         if found is not None:
                             break
-                    if sel.children:
-                        stack.extend(reversed(sel.children))
             if found is not None:
                 if any(_shadows(check, found) for f in forces if f.entry is not None
                        for check in category_checks(f.catalogue, f.entry)):
