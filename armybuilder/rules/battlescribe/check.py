@@ -289,8 +289,8 @@ def _unit_figures(result: BattleScribeCheck) -> dict:
 
 
 def _figures_below(ev: Evaluation, sel: Sel, depth: int) -> tuple[int, int]:
-    """:func:`selection_teams` of ``sel`` and the transport attachments under it (every choice but a card that is
-    a transport, a card's own choices too), read in the same walk."""
+    """The teams under ``sel`` (as :func:`selection_teams` counts them) and the transport attachments under it
+    (every choice but a card that is a transport, a card's own choices too), read in the same walk."""
     teams = 0
     transports = 0
     for child in sel.children:
@@ -331,19 +331,7 @@ def selection_teams(ev: Evaluation, sel: Sel, depth: int = 0) -> int:
     "4x 10.5cm howitzer") counts that many times its number and nothing under it; a model without a count
     is one team; any other choice (a container's alternative, a "Type" wrapper) is read further down.
     Command cards count nothing."""
-    total = 0
-    for child in sel.children:
-        made = child.slot.facts or facts(child.slot, child.force.catalogue)
-        if child.role == "card" or made.card or depth > 12:
-            continue
-        stated = made.teams if made.teams is not None else teams_in_name(ev.name(child))
-        if stated:
-            total += stated * child.number
-        elif made.model:
-            total += child.number
-        else:
-            total += selection_teams(ev, child, depth + 1) * child.number
-    return total
+    return _figures_below(ev, sel, depth)[0]
 
 
 def unit_figures(result: BattleScribeCheck | None) -> dict:
