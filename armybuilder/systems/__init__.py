@@ -6,16 +6,16 @@ mapping) and never compare system codes. See docs/systems.md.
 """
 from .base import GameSystem, ListExtra
 from .registry import (
-                       UnknownSystem,
-                       imported_system,
-                       system_for,
-                       system_for_mapping,
-                       system_get,
-                       system_register,
-                       system_registered,
-                       system_unregister,
-                       systems_all,
-                       systems_with_mapping,
+    UnknownSystem,
+    imported_system,
+    system_for,
+    system_for_mapping,
+    system_get,
+    system_register,
+    system_registered,
+    system_unregister,
+    systems_all,
+    systems_with_mapping,
 )
 
 __all__ = ["GameSystem", "ListExtra", "UnknownSystem", "imported_system", "system_for", "system_for_mapping",
