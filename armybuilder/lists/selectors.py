@@ -5,6 +5,7 @@ import uuid
 from collections import OrderedDict
 
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
 from armybuilder.lists.listjson import FORMAT, VERSION, resolve_document, resolve_force
@@ -38,10 +39,19 @@ def army_lists_visible_to(user, session_key: str | None = None):
     return ArmyList.objects.none()
 
 
-def army_list_get_for_user(*, user, public_id, session_key: str | None = None) -> ArmyList:
-    """The list, or 404 whether it is missing or someone else's (the two must look the same)."""
-    army_list = (army_lists_visible_to(user, session_key).select_related("system", "handbook")
-                 .filter(public_id=public_id).first())
+def army_list_get_for_user(*, user, public_id, session_key: str | None = None,
+                           newer_revision: bool = False) -> ArmyList:
+    """The list, or 404 whether it is missing or someone else's (the two must look the same). ``newer_revision``:
+    with the key of the current revision of its book when that is newer than the list's (None when it is not), in
+    the same query, for revisions.newer_revision (the builder asks on every answer)."""
+    lists = army_lists_visible_to(user, session_key).select_related("system", "handbook")
+    if newer_revision:
+        lists = lists.annotate(newer_revision_pk=Subquery(Handbook.objects.filter(
+            system_id=OuterRef("system_id"), code=OuterRef("handbook__code"), is_current=True,
+            revision__gt=OuterRef("handbook__revision")).order_by(*Handbook._meta.ordering).values("pk")[:1]))
+    army_list = lists.filter(public_id=public_id).first()
+    if army_list is not None and newer_revision:
+        army_list.newer_revision_of = army_list.handbook_id  # a change that moves the list to another book asks again
     if army_list is None:
         raise Http404("No such list.")
     return army_list

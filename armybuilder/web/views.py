@@ -60,7 +60,9 @@ def owner_kwargs(request) -> dict:
 
 
 def own_list(request, public_id):
-    return army_list_get_for_user(user=request.user, public_id=public_id, session_key=request.session.session_key)
+    # With whether its book has a newer revision (the builder's book-update notice), in the same query.
+    return army_list_get_for_user(user=request.user, public_id=public_id, session_key=request.session.session_key,
+                                  newer_revision=True)
 
 
 def own_list_or_login(request, public_id):
