@@ -98,7 +98,20 @@ def main():
     return 0
 
 
+def quiet_logs():
+    """The request log (one INFO line a request), axes' log-in lines and pikepdf's greeting would bury the
+    figures: warnings only (set before Django starts, whose LOGGING leaves these loggers' levels alone). So would
+    whitenoise's warning that no static files were collected (the benchmark serves none)."""
+    import logging
+    import warnings
+
+    for name in ("armybuilder.request", "axes", "pikepdf"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    warnings.filterwarnings("ignore", message="No directory at: .*staticfiles")
+
+
 def run(database):
+    quiet_logs()
     django_with_data(database)
     from django.contrib.auth import get_user_model
     from django.core.management import call_command

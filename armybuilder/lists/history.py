@@ -56,8 +56,10 @@ def history_baseline(army_list: ArmyList, version: int) -> None:
 
 
 def history_record(army_list: ArmyList, what: str, *, kind: str = "change", undo_to: int | None = None,
-                   redo_to: int | None = None, document: dict | None = None) -> ListVersion:
-    """Record the list's current version (call after the change, inside its transaction)."""
+                   redo_to: int | None = None, document: dict | None = None, written: bool = False) -> ListVersion:
+    """Record the list's current version (call after the change, inside its transaction). ``document``: the list's
+    document after the change when the caller has it (else it is read); ``written``: that document is the one
+    army_list_document would read now, which the builder's answer may draw once the change commits."""
     version = army_list.version
     from_version = version - 1 if version > 1 else None
     if kind in ("change", "revision"):
@@ -66,7 +68,8 @@ def history_record(army_list: ArmyList, what: str, *, kind: str = "change", undo
         before = ListVersion.objects.filter(army_list_id=army_list.pk, version=from_version).first()
         undo_to, redo_to = (before.undo_to, before.redo_to) if before else (None, None)
     if document is None:
-        document = army_list_document(army_list)
+        document, written = army_list_document(army_list), True
+    if written:
         remember_written_document(army_list, document)  # what the builder's answer draws, once committed
     entry = ListVersion.objects.create(
         army_list_id=army_list.pk, version=version, from_version=from_version, kind=kind, what=_what(what),

@@ -294,7 +294,13 @@ def revision_update(doc: dict, to_revision: int, catalog) -> RevisionUpdate:
 
 # -- reads from the database ------------------------------------------------------------------------------------
 def newer_revision(army_list) -> Handbook | None:
-    """The current revision of the list's book when it is newer than the list's (one query)."""
+    """The current revision of the list's book when it is newer than the list's (one query; none when the list was
+    read with the key of that revision, selectors.army_list_get_for_user's ``newer_revision``, on the revision it is
+    on now, and there is none)."""
+    if getattr(army_list, "newer_revision_of", None) == army_list.handbook_id:
+        if army_list.newer_revision_pk is None:
+            return None
+        return Handbook.objects.filter(pk=army_list.newer_revision_pk).only("pk", "revision", "name").first()
     return (Handbook.objects.filter(system_id=army_list.system_id, code=army_list.handbook.code, is_current=True,
                                     revision__gt=army_list.handbook.revision).only("pk", "revision", "name").first())
 

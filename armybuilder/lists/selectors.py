@@ -5,6 +5,7 @@ import uuid
 from collections import OrderedDict
 
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
 from armybuilder.lists.listjson import FORMAT, VERSION, resolve_document, resolve_force
@@ -38,10 +39,19 @@ def army_lists_visible_to(user, session_key: str | None = None):
     return ArmyList.objects.none()
 
 
-def army_list_get_for_user(*, user, public_id, session_key: str | None = None) -> ArmyList:
-    """The list, or 404 whether it is missing or someone else's (the two must look the same)."""
-    army_list = (army_lists_visible_to(user, session_key).select_related("system", "handbook")
-                 .filter(public_id=public_id).first())
+def army_list_get_for_user(*, user, public_id, session_key: str | None = None,
+                           newer_revision: bool = False) -> ArmyList:
+    """The list, or 404 whether it is missing or someone else's (the two must look the same). ``newer_revision``:
+    with the key of the current revision of its book when that is newer than the list's (None when it is not), in
+    the same query, for revisions.newer_revision (the builder asks on every answer)."""
+    lists = army_lists_visible_to(user, session_key).select_related("system", "handbook")
+    if newer_revision:
+        lists = lists.annotate(newer_revision_pk=Subquery(Handbook.objects.filter(
+            system_id=OuterRef("system_id"), code=OuterRef("handbook__code"), is_current=True,
+            revision__gt=OuterRef("handbook__revision")).order_by(*Handbook._meta.ordering).values("pk")[:1]))
+    army_list = lists.filter(public_id=public_id).first()
+    if army_list is not None and newer_revision:
+        army_list.newer_revision_of = army_list.handbook_id  # a change that moves the list to another book asks again
     if army_list is None:
         raise Http404("No such list.")
     return army_list
@@ -65,6 +75,62 @@ def _named(doc: dict, row) -> None:
         doc["custom_name"] = row["custom_name"]
     if row["notes"]:
         doc["notes"] = row["notes"]
+
+
+def list_unit_doc(unit: dict, upgrades: list) -> dict:
+    """A unit's part of the list document, from its row (the columns army_list_document reads) and its upgrade
+    rows (list_unit_id, group code, upgrade code, quantity, group order, upgrade order, pk)."""
+    doc = {"box": unit["box__code"], "unit": unit["unit__code"]}
+    selection = unit["selection"]
+    if selection is not None:  # a book imported from BattleScribe: the selections are the unit
+        doc["entry"] = selection.get("entry", "")
+        doc["selections"] = selection.get("selections", [])
+    else:
+        doc["size"] = unit["size__code"]
+        doc["upgrades"] = [{"upgrade": f"{group}/{code}", "quantity": quantity}
+                           for _, group, code, quantity, *_ in sorted(upgrades, key=lambda u: (u[4], u[5], u[6]))]
+    if unit["letter"]:
+        doc["letter"] = unit["letter"]
+    if unit["outflank"]:
+        doc["outflank"] = unit["outflank"]
+    _named(doc, unit)
+    return doc
+
+
+def list_formation_doc(formation: dict, list_handbook_id: int, parent_pointer: str | None) -> dict:
+    """A formation's part of the list document without its units (``units`` comes last), from its row."""
+    doc = {"formation": formation["formation__code"]}
+    if formation["formation__handbook_id"] != list_handbook_id:
+        doc["handbook"] = {"code": formation["formation__handbook__code"],
+                           "revision": formation["formation__handbook__revision"]}
+    doc["allied"] = formation["allied"]
+    if formation["letter"]:
+        doc["letter"] = formation["letter"]
+    if parent_pointer:
+        doc["parent"] = parent_pointer
+    if formation["via_box__code"]:
+        doc["via_box"] = formation["via_box__code"]
+    if formation["selections"]:
+        doc["selections"] = formation["selections"]
+    _named(doc, formation)
+    return doc
+
+
+def list_card_doc(card: dict, target_pointer: str | None) -> dict:
+    """A command card's part of the list document, from its row and the pointer of its target."""
+    doc = {"card": card["card__code"]}
+    if target_pointer:
+        doc["target"] = target_pointer
+    selection = card["selection"]
+    if selection is not None:
+        doc["entry"] = selection.get("entry", "")
+        if selection.get("number", 1) != 1:
+            doc["number"] = selection["number"]
+        if selection.get("via"):
+            doc["via"] = selection["via"]
+        if selection.get("selections"):
+            doc["selections"] = selection["selections"]
+    return doc
 
 
 def army_list_document(army_list: ArmyList) -> dict:
@@ -102,60 +168,18 @@ def army_list_document(army_list: ArmyList) -> dict:
 
     def unit_doc(unit: dict, pointer: str) -> dict:
         unit_pointer[unit["pk"]] = pointer
-        doc = {"box": unit["box__code"], "unit": unit["unit__code"]}
-        selection = unit["selection"]
-        if selection is not None:  # a book imported from BattleScribe: the selections are the unit
-            doc["entry"] = selection.get("entry", "")
-            doc["selections"] = selection.get("selections", [])
-        else:
-            doc["size"] = unit["size__code"]
-            doc["upgrades"] = [{"upgrade": f"{group}/{code}", "quantity": quantity}
-                               for _, group, code, quantity, *_ in
-                               sorted(upgrades_of.get(unit["pk"], []), key=lambda u: (u[4], u[5], u[6]))]
-        if unit["letter"]:
-            doc["letter"] = unit["letter"]
-        if unit["outflank"]:
-            doc["outflank"] = unit["outflank"]
-        _named(doc, unit)
-        return doc
+        return list_unit_doc(unit, upgrades_of.get(unit["pk"], []))
 
     formation_docs = []
     for index, formation in enumerate(formations):
-        doc = {"formation": formation["formation__code"]}
-        if formation["formation__handbook_id"] != army_list.handbook_id:
-            doc["handbook"] = {"code": formation["formation__handbook__code"],
-                               "revision": formation["formation__handbook__revision"]}
-        doc["allied"] = formation["allied"]
-        if formation["letter"]:
-            doc["letter"] = formation["letter"]
-        if formation["parent_id"]:
-            doc["parent"] = formation_pointer[formation["parent_id"]]
-        if formation["via_box__code"]:
-            doc["via_box"] = formation["via_box__code"]
-        if formation["selections"]:
-            doc["selections"] = formation["selections"]
-        _named(doc, formation)
+        doc = list_formation_doc(formation, army_list.handbook_id, formation_pointer.get(formation["parent_id"]))
         doc["units"] = [unit_doc(u, f"/formations/{index}/units/{i}")
                         for i, u in enumerate(units_of.get(formation["pk"], []))]
         formation_docs.append(doc)
     support_docs = [unit_doc(u, f"/support/{i}") for i, u in enumerate(units_of.get(None, []))]
-    card_docs = []
-    for card in cards:
-        doc = {"card": card["card__code"]}
-        if card["target_formation_id"]:
-            doc["target"] = formation_pointer[card["target_formation_id"]]
-        elif card["target_unit_id"]:
-            doc["target"] = unit_pointer[card["target_unit_id"]]
-        selection = card["selection"]
-        if selection is not None:
-            doc["entry"] = selection.get("entry", "")
-            if selection.get("number", 1) != 1:
-                doc["number"] = selection["number"]
-            if selection.get("via"):
-                doc["via"] = selection["via"]
-            if selection.get("selections"):
-                doc["selections"] = selection["selections"]
-        card_docs.append(doc)
+    card_docs = [list_card_doc(card, formation_pointer[card["target_formation_id"]] if card["target_formation_id"]
+                               else unit_pointer[card["target_unit_id"]] if card["target_unit_id"] else None)
+                 for card in cards]
     return {
         "format": FORMAT,
         # Version 2 adds BattleScribe selections; a list without them stays readable by version-1 readers.
@@ -208,6 +232,15 @@ def _keep_document(key: tuple, text: str) -> None:
         _DOCUMENTS[key] = text
         while len(_DOCUMENTS) > _DOCUMENTS_MAX:
             _DOCUMENTS.popitem(last=False)
+
+
+def army_list_document_kept(army_list: ArmyList, version: int | None) -> dict | None:
+    """The list's document at ``version`` if this process keeps it (see _DOCUMENTS), a copy of its own; else None.
+    For a writer that expects ``version`` (its write fails as stale unless the list is still at it)."""
+    if version is None:
+        return None
+    text = _DOCUMENTS.get((army_list.public_id, version))
+    return json.loads(text) if text is not None else None
 
 
 def army_list_force(army_list: ArmyList, *, version: int | None = None, remember: bool = False) -> Force:

@@ -5,6 +5,7 @@ The version is bumped with one conditional UPDATE, so of two tabs editing the
 same list the stale one fails with ``StaleListError`` and changes nothing.
 """
 import dataclasses
+import re
 import uuid
 
 from django.db import transaction
@@ -26,7 +27,15 @@ from .history import HISTORY_LIMIT, history_baseline, history_entry, history_rec
 from .models import ArmyList, ListCard, ListFormation, ListUnit, ListUpgrade
 from .pointers import PointerError, list_object_at, pointer_of
 from .revisions import RevisionError, revision_update_for
-from .selectors import DbCatalog, army_list_document, army_list_force
+from .selectors import (
+    DbCatalog,
+    army_list_document,
+    army_list_document_kept,
+    army_list_force,
+    list_card_doc,
+    list_formation_doc,
+    list_unit_doc,
+)
 
 
 class StaleListError(Exception):
@@ -63,6 +72,126 @@ def _bump(army_list: ArmyList, expected_version: int | None) -> None:
 
 def _next_order(queryset) -> int:
     return (queryset.aggregate(n=Max("order"))["n"] or 0) + 1
+
+
+# -- the history entry's document, without reading the list again --------------------------------------------------
+# A change's history entry holds the list's document after it. Reading it back costs the list's rows again (three or
+# four queries); a change the builder makes starts from the version it drew, whose document this process keeps
+# (selectors._DOCUMENTS), so the entry's document is that one with the change made to it the way the rows were
+# changed. The keys go in the order army_list_document writes them; any case an edit cannot say falls back to the
+# read. tests/lists/history/test_edited_documents.py holds each against the document read back.
+_FORMATION_KEYS = ("formation", "handbook", "allied", "letter", "parent", "via_box", "selections", "custom_name",
+                   "notes", "units")
+_UNIT_KEYS = ("box", "unit", "entry", "selections", "size", "upgrades", "letter", "outflank", "custom_name", "notes")
+_POINTER = re.compile(r"/(formations)/(\d+)(?:/units/(\d+))?|/(support|cards)/(\d+)")
+
+
+class _CannotSay(Exception):
+    """The edit cannot work the document out from what it has: read it."""
+
+
+def _record(army_list: ArmyList, what: str, expected_version: int | None, edit, **kwargs) -> None:
+    """history_record with the document after the change: the one kept for ``expected_version`` with ``edit``
+    applied to it (in place), or, when none is kept or the edit cannot say, read again."""
+    doc = army_list_document_kept(army_list, expected_version)
+    if doc is not None:
+        try:
+            edit(doc)
+        except (_CannotSay, LookupError, ValueError, TypeError):
+            doc = None
+    history_record(army_list, what, document=doc, written=doc is not None, **kwargs)
+
+
+def _found(obj) -> str:
+    """The pointer a formation, unit or card was found at in this request (pointers.found_at)."""
+    pointer = getattr(obj, "_found_at", None)
+    if pointer is None:
+        raise _CannotSay
+    return pointer
+
+
+def _at(doc: dict, pointer: str) -> dict:
+    """The formation, unit or card document at ``pointer`` ("" or "/": the list's own document)."""
+    if pointer in ("", "/"):
+        return doc
+    match = _POINTER.fullmatch(pointer)
+    if match is None:
+        raise _CannotSay
+    if match[1]:
+        formation = doc["formations"][int(match[2])]
+        return formation["units"][int(match[3])] if match[3] is not None else formation
+    return doc[match[4]][int(match[5])]
+
+
+def _set(part: dict, keys: tuple, **values) -> None:
+    """Set fields of a formation or unit document as army_list_document writes them: only when given (truthy),
+    in its order of keys."""
+    for key, value in values.items():
+        if value:
+            part[key] = value
+        else:
+            part.pop(key, None)
+    if set(part) - set(keys):
+        raise _CannotSay
+    ordered = {key: part[key] for key in keys if key in part}
+    part.clear()
+    part.update(ordered)
+
+
+def _drop(doc: dict, pointer: str) -> None:
+    """Take the formation or unit at ``pointer`` out of ``doc`` as the database's cascades take it out of the list:
+    a formation with its units and the formations bought with it (and theirs), and the cards given to any of
+    them; the pointers after it move up."""
+    match = _POINTER.fullmatch(pointer)
+    if match is None or match[4] == "cards":
+        raise _CannotSay
+    formations = doc["formations"]
+    gone, moved = set(), {}
+    if match[1] and match[3] is None:
+        removed = {int(match[2])}
+        if int(match[2]) >= len(formations):
+            raise _CannotSay
+        grew = True
+        while grew:
+            grew = False
+            for index, formation in enumerate(formations):
+                parent = formation.get("parent")
+                if index not in removed and parent and int(parent.rsplit("/", 1)[1]) in removed:
+                    removed.add(index)
+                    grew = True
+        kept = [i for i in range(len(formations)) if i not in removed]
+
+        def places(index: int, units: int) -> list[str]:
+            return [f"/formations/{index}", *(f"/formations/{index}/units/{k}" for k in range(units))]
+
+        for index, formation in enumerate(formations):
+            if index in removed:
+                gone.update(places(index, len(formation["units"])))
+            else:
+                moved.update(zip(places(index, len(formation["units"])),
+                                 places(kept.index(index), len(formation["units"])), strict=True))
+        doc["formations"] = [formations[i] for i in kept]
+        for formation in doc["formations"]:
+            if formation.get("parent"):
+                formation["parent"] = moved[formation["parent"]]
+    else:
+        prefix, units = ((f"/formations/{match[2]}/units/", formations[int(match[2])]["units"]) if match[1]
+                         else ("/support/", doc["support"]))
+        index = int(match[3] if match[1] else match[5])
+        if index >= len(units):
+            raise _CannotSay
+        gone.add(pointer)
+        moved.update({f"{prefix}{k}": f"{prefix}{k - 1}" for k in range(index + 1, len(units))})
+        del units[index]
+    doc["cards"] = [card for card in doc["cards"] if card.get("target") not in gone]
+    for card in doc["cards"]:
+        if card.get("target") in moved:
+            card["target"] = moved[card["target"]]
+
+
+def _new_unit_doc(box: hb.Box, unit: hb.UnitEntry, size: hb.SizeOption | None = None, selection=None) -> dict:
+    return list_unit_doc({"box__code": box.code, "unit__code": unit.code, "size__code": size.code if size else None,
+                          "selection": selection, "letter": "", "outflank": "", "custom_name": "", "notes": ""}, [])
 
 
 def variant_checked(handbook: hb.Handbook, variant: str | None) -> str:
@@ -106,8 +235,16 @@ def army_list_update(*, army_list: ArmyList, expected_version: int | None = None
     ArmyList.objects.filter(pk=army_list.pk).update(**fields)
     for key, value in fields.items():
         setattr(army_list, key, value)
-    history_record(army_list, _settings_what(army_list, fields),
-                   kind="sharing" if set(fields) <= {"visibility", "share_token"} else "change")
+
+    def edit(doc):
+        for key in ("name", "points_limit", "year", "notes"):
+            if key in fields:
+                doc[key] = fields[key]
+        if "variant" in fields:
+            doc["variant"] = fields["variant"] or None
+
+    _record(army_list, _settings_what(army_list, fields), expected_version, edit,
+            kind="sharing" if set(fields) <= {"visibility", "share_token"} else "change")
     return army_list
 
 
@@ -157,7 +294,16 @@ def army_list_add_formation(*, army_list: ArmyList, formation_code: str, handboo
     added = ListFormation.objects.create(army_list=army_list, formation=formation, allied=allied, parent=parent,
                                          via_box=via_box, selections=selections,
                                          order=_next_order(ListFormation.objects.filter(army_list=army_list)))
-    history_record(army_list, f"Added {'Allied Formation ' if allied else ''}{formation.name}")
+
+    def edit(doc):
+        row = {"formation__code": formation.code, "formation__handbook_id": book.pk, "allied": allied,
+               "formation__handbook__code": book.code, "formation__handbook__revision": book.revision, "letter": "",
+               "via_box__code": via_box.code if via_box else None, "selections": selections, "custom_name": "",
+               "notes": ""}
+        doc["formations"].append({**list_formation_doc(row, army_list.handbook_id,
+                                                       _found(parent) if parent is not None else None), "units": []})
+
+    _record(army_list, f"Added {'Allied Formation ' if allied else ''}{formation.name}", expected_version, edit)
     return added
 
 
@@ -169,7 +315,7 @@ def army_list_remove_formation(*, army_list: ArmyList, list_formation: ListForma
     name = list_formation.custom_name or list_formation.formation.name
     _bump(army_list, expected_version)
     list_formation.delete()
-    history_record(army_list, f"Removed {name}")
+    _record(army_list, f"Removed {name}", expected_version, lambda doc: _drop(doc, _found(list_formation)))
 
 
 @transaction.atomic
@@ -200,7 +346,8 @@ def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
                                          selection=selection,
                                          order=_next_order(ListUnit.objects.filter(army_list=army_list,
                                                                                    list_formation=list_formation)))
-        history_record(army_list, f"Added {unit.name}")
+        _record(army_list, f"Added {unit.name}", expected_version,
+                lambda doc: _picked(doc, list_formation, _new_unit_doc(box, unit, selection=selection)))
         return picked
     sizes = list(unit.sizes.all())
     size = (next((s for s in sizes if s.code == size_code), None) if size_code
@@ -211,8 +358,14 @@ def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
     picked = ListUnit.objects.create(army_list=army_list, list_formation=list_formation, box=box, unit=unit, size=size,
                                      order=_next_order(ListUnit.objects.filter(army_list=army_list,
                                                                                list_formation=list_formation)))
-    history_record(army_list, f"Added {unit.name}")
+    _record(army_list, f"Added {unit.name}", expected_version,
+            lambda doc: _picked(doc, list_formation, _new_unit_doc(box, unit, size=size)))
     return picked
+
+
+def _picked(doc: dict, list_formation: ListFormation | None, unit_doc: dict) -> None:
+    """A unit just picked goes last in its formation (or the support): its order is one more than any there."""
+    (doc["support"] if list_formation is None else _at(doc, _found(list_formation))["units"]).append(unit_doc)
 
 
 @transaction.atomic
@@ -222,7 +375,7 @@ def army_list_remove_unit(*, army_list: ArmyList, list_unit: ListUnit, expected_
     name = list_unit.custom_name or list_unit.unit.name
     _bump(army_list, expected_version)
     list_unit.delete()
-    history_record(army_list, f"Removed {name}")
+    _record(army_list, f"Removed {name}", expected_version, lambda doc: _drop(doc, _found(list_unit)))
 
 
 @transaction.atomic
@@ -236,7 +389,14 @@ def army_list_set_size(*, army_list: ArmyList, list_unit: ListUnit, size_code: s
     _bump(army_list, expected_version)
     list_unit.size = size
     ListUnit.objects.filter(pk=list_unit.pk).update(size=size)
-    history_record(army_list, f"{list_unit.unit.name}: {size.label}")
+
+    def edit(doc):
+        part = _at(doc, _found(list_unit))
+        if "size" not in part:
+            raise _CannotSay
+        part["size"] = size.code
+
+    _record(army_list, f"{list_unit.unit.name}: {size.label}", expected_version, edit)
     return list_unit
 
 
@@ -280,7 +440,13 @@ def army_list_add_card(*, army_list: ArmyList, card_code: str, target_formation:
     added = ListCard.objects.create(army_list=army_list, card=card, target_formation=target_formation,
                                     target_unit=target_unit, selection=selection,
                                     order=_next_order(ListCard.objects.filter(army_list=army_list)))
-    history_record(army_list, f"Added the card {card.name}")
+
+    def edit(doc):
+        target = target_formation or target_unit
+        doc["cards"].append(list_card_doc({"card__code": card.code, "selection": selection},
+                                          _found(target) if target is not None else None))
+
+    _record(army_list, f"Added the card {card.name}", expected_version, edit)
     return added
 
 
@@ -291,7 +457,14 @@ def army_list_remove_card(*, army_list: ArmyList, list_card: ListCard, expected_
     name = list_card.card.name
     _bump(army_list, expected_version)
     list_card.delete()
-    history_record(army_list, f"Removed the card {name}")
+
+    def edit(doc):
+        index = int(_found(list_card).removeprefix("/cards/"))
+        if index >= len(doc["cards"]):
+            raise _CannotSay
+        del doc["cards"][index]
+
+    _record(army_list, f"Removed the card {name}", expected_version, edit)
 
 
 def army_list_import(*, doc, owner=None, session_key: str = "", name: str | None = None) -> ArmyList:
@@ -437,7 +610,8 @@ def army_list_new_share_link(*, army_list: ArmyList, expected_version: int | Non
     _bump(army_list, expected_version)
     army_list.share_token = uuid.uuid4()
     ArmyList.objects.filter(pk=army_list.pk).update(share_token=army_list.share_token)
-    history_record(army_list, "New share link (the old one stopped working)", kind="sharing")
+    _record(army_list, "New share link (the old one stopped working)", expected_version, lambda doc: None,
+            kind="sharing")  # the document holds no link
     return army_list
 
 
@@ -470,8 +644,10 @@ def army_list_set_setup(*, army_list: ArmyList, list_unit: ListUnit | None = Non
     for key, value in fields.items():
         setattr(target, key, value)
     name = target.unit.name if isinstance(target, ListUnit) else target.formation.name
-    history_record(army_list, f"Set-up of {name}: " + ", ".join(
-        f"{k} {v}" if v else f"no {k}" for k, v in fields.items()))
+    _record(army_list, f"Set-up of {name}: " + ", ".join(f"{k} {v}" if v else f"no {k}" for k, v in fields.items()),
+            expected_version, lambda doc: _set(_at(doc, _found(target)),
+                                               _UNIT_KEYS if isinstance(target, ListUnit) else _FORMATION_KEYS,
+                                               **fields))
 
 
 # -- books imported from BattleScribe: the list holds the selections themselves --------------------------
@@ -624,8 +800,26 @@ def army_list_set_selection(*, army_list: ArmyList, pointer: str, at: tuple = ()
             doc = {**(holder.selection or {}), **doc}
         type(holder).objects.filter(pk=holder.pk).update(selection=doc)
     name = _entry_name(catalogue, entry)
-    history_record(army_list, f"Chose {name or 'an option'}" + (f" ×{number}" if number > 1 else "")
-                   if number else f"Dropped {name or 'an option'}")
+
+    def edit(whole):
+        part = _at(whole, pointer)
+        if isinstance(holder, ArmyList):
+            whole.pop("selections", None)
+            if doc:
+                whole["selections"] = doc  # the last key
+        elif isinstance(holder, ListFormation):
+            _set(part, _FORMATION_KEYS, selections=doc)
+        elif isinstance(holder, ListCard):
+            card_code, target = part["card"], part.get("target")
+            part.clear()
+            part.update(list_card_doc({"card__code": card_code, "selection": doc}, target))
+        else:
+            if "entry" not in part:
+                raise _CannotSay
+            part["entry"], part["selections"] = doc.get("entry", ""), doc.get("selections", [])
+
+    _record(army_list, f"Chose {name or 'an option'}" + (f" ×{number}" if number > 1 else "")
+            if number else f"Dropped {name or 'an option'}", expected_version, edit)
     return holder
 
 
@@ -675,7 +869,9 @@ def army_list_set_name_notes(*, army_list: ArmyList, target: ListFormation | Lis
         said.append(f"named “{fields['custom_name']}”" if fields["custom_name"] else "name cleared")
     if "notes" in fields:
         said.append("notes changed" if fields["notes"] else "notes cleared")
-    history_record(army_list, f"{book_name}: {', '.join(said)}")
+    _record(army_list, f"{book_name}: {', '.join(said)}", expected_version,
+            lambda doc: _set(_at(doc, _found(target)), _UNIT_KEYS if isinstance(target, ListUnit) else _FORMATION_KEYS,
+                             **fields))
 
 
 # -- history: restore, undo, redo ---------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from django import forms
 
 from armybuilder.lists import services as list_services
-from armybuilder.lists.history import history_entries, history_seen
+from armybuilder.lists.history import HISTORY_LIMIT, history_entries, history_seen
+from armybuilder.lists.models import ListVersion
 from armybuilder.lists.pointers import list_target_at
 from armybuilder.lists.revisions import RevisionError, newer_revision, revision_update
 from armybuilder.lists.selectors import DbCatalog, army_list_document
@@ -82,9 +83,32 @@ class HistoryView:
         return self.redo_to is not None
 
 
-def history_view(army_list, *, shown: int = SHOWN_ENTRIES) -> HistoryView:
-    """One query, whatever the list's size: the kept entries without their documents (the newest ``shown``)."""
-    entries = history_entries(army_list)
+@dataclass(frozen=True)
+class HistoryHead:
+    """What the toolbar and the undo notice show of a kept entry (HistoryView without its entries)."""
+    version: int
+    what: str
+    kind: str
+    undo_to: int | None
+    redo_to: int | None
+
+
+def history_view(army_list, *, shown: int = SHOWN_ENTRIES, entries: bool = True) -> HistoryView:
+    """One query, whatever the list's size: the kept entries without their documents (the newest ``shown``).
+    ``entries=False``: for an answer that does not draw the panel's entries (a closed panel fetches them when it
+    is opened), only the undo and redo of the current version (the same query, for five columns of each)."""
+    if entries:
+        kept = history_entries(army_list)
+    else:
+        kept = [HistoryHead(*row) for row in ListVersion.objects.filter(army_list_id=army_list.pk).order_by(
+            "-version").values_list("version", "what", "kind", "undo_to", "redo_to")[:HISTORY_LIMIT]]
+    view = _history_view(army_list, kept, shown)
+    if not entries:
+        view.entries, view.more = [], 0
+    return view
+
+
+def _history_view(army_list, entries: list, shown: int) -> HistoryView:
     by_version = {e.version: e for e in entries}
     current = by_version.get(army_list.version)
     if current is not None:

@@ -60,7 +60,9 @@ def owner_kwargs(request) -> dict:
 
 
 def own_list(request, public_id):
-    return army_list_get_for_user(user=request.user, public_id=public_id, session_key=request.session.session_key)
+    # With whether its book has a newer revision (the builder's book-update notice), in the same query.
+    return army_list_get_for_user(user=request.user, public_id=public_id, session_key=request.session.session_key,
+                                  newer_revision=True)
 
 
 def own_list_or_login(request, public_id):
@@ -112,12 +114,13 @@ def builder_context(request, army_list, *, message: str = "", message_kind: str 
                "hidden": hidden_fields(request, army_list),
                "variant_name": dict(view.variants).get(army_list.variant, army_list.variant)}
     if panels:
+        # The History panel's entries: in a page, and in an answer to a page whose panel is open
+        # (static/web/history.js says so); a closed panel fetches them when it is opened.
+        inline = not request.htmx or request.headers.get("X-History-Open") == "1"
         context.update(history=builder_history.history_view(
-                           army_list, **({"shown": HISTORY_LIMIT} if request.GET.get("history") == "all" else {})),
-                       # The History panel's entries: in a page, and in an answer to a page whose panel is open
-                       # (static/web/history.js says so); a closed panel fetches them when it is opened.
-                       history_inline=not request.htmx or request.headers.get("X-History-Open") == "1",
-                       book_update=builder_history.book_update_view(army_list))
+                           army_list, entries=inline,
+                           **({"shown": HISTORY_LIMIT} if request.GET.get("history") == "all" else {})),
+                       history_inline=inline, book_update=builder_history.book_update_view(army_list))
         context["composition_svg"] = composition_html(force, report)
         # The page keeps it on the chart and sends it back (X-Chart-Digest): an answer leaves out a chart that
         # shows the same.

@@ -57,3 +57,21 @@ def test_an_answer_to_a_closed_panel_leaves_the_entries_to_be_fetched_when_it_is
 
 def test_someone_elses_history_is_not_found(client, army):
     assert client.get(reverse("web:history-panel", args=[army.public_id])).status_code == 404
+
+
+def test_the_book_update_notice_goes_with_a_move_to_the_newer_revision_and_comes_back_with_its_undo(army,
+                                                                                                   player_client):
+    """The list is read with whether its book has a newer revision (one query for both): an action that moves the
+    list to another revision asks again, so its own answer is right about the revision the list is on now."""
+    from ..lists.history.revision_books import afrika_revision_2
+
+    afrika_revision_2()
+    page = player_client.get(reverse("web:builder", args=[army.public_id])).content.decode()
+    assert 'id="book-update"' in page and "revision 2" in page
+    moved = action(player_client, army, "move-revision", revision=2).content.decode()
+    army.refresh_from_db()
+    assert army.handbook.revision == 2 and "alert--error" not in moved
+    assert 'id="book-update"' not in moved
+    undone = action(player_client, army, "undo").content.decode()
+    army.refresh_from_db()
+    assert army.handbook.revision == 1 and 'id="book-update"' in undone and "Book update: revision 2" in undone
