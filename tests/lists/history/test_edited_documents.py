@@ -4,6 +4,7 @@ document the builder's answer then draws) is exactly the one read back from the 
 import json
 
 import pytest
+from django.db import connection
 
 from armybuilder.lists import history, selectors
 from armybuilder.lists.models import ListVersion
@@ -39,7 +40,8 @@ def play(client, army, reads, name, /, **data) -> dict:
     written = ListVersion.objects.get(army_list=army, version=army.version).document
     read = army_list_document(army)
     assert written == read
-    assert json.dumps(written) == json.dumps(read)  # the same keys in the same order
+    if connection.vendor != "postgresql":  # jsonb keeps no key order: PostgreSQL hands keys back in its own
+        assert json.dumps(written) == json.dumps(read)  # the same keys in the same order
     assert json.loads(selectors._DOCUMENTS[(army.public_id, army.version)]) == read  # what the answer drew
     return read
 
