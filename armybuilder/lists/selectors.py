@@ -50,10 +50,10 @@ def army_list_get_for_user(*, user, public_id, session_key: str | None = None,
             system_id=OuterRef("system_id"), code=OuterRef("handbook__code"), is_current=True,
             revision__gt=OuterRef("handbook__revision")).order_by(*Handbook._meta.ordering).values("pk")[:1]))
     army_list = lists.filter(public_id=public_id).first()
-    if army_list is not None and newer_revision:
-        army_list.newer_revision_of = army_list.handbook_id  # a change that moves the list to another book asks again
     if army_list is None:
         raise Http404("No such list.")
+    if newer_revision:
+        army_list.newer_revision_of = army_list.handbook_id  # a change that moves the list to another book asks again
     return army_list
 
 

@@ -160,6 +160,7 @@ def _drop(doc: dict, pointer: str) -> None:
                     removed.add(index)
                     grew = True
         kept = [i for i in range(len(formations)) if i not in removed]
+        new_index = {old: new for new, old in enumerate(kept)}
 
         def places(index: int, units: int) -> list[str]:
             return [f"/formations/{index}", *(f"/formations/{index}/units/{k}" for k in range(units))]
@@ -169,7 +170,7 @@ def _drop(doc: dict, pointer: str) -> None:
                 gone.update(places(index, len(formation["units"])))
             else:
                 moved.update(zip(places(index, len(formation["units"])),
-                                 places(kept.index(index), len(formation["units"])), strict=True))
+                                 places(new_index[index], len(formation["units"])), strict=True))
         doc["formations"] = [formations[i] for i in kept]
         for formation in doc["formations"]:
             if formation.get("parent"):
