@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from pypdf import PdfReader
 
 from armybuilder.jobs import services as job_services
@@ -32,6 +32,25 @@ from .conftest import make_user, panzer_company
 pytestmark = PYTESTMARK
 
 
+LOCK_WAIT_SECONDS = 20  # the production SQLite timeout (settings.py)
+
+
+def wait_when_locked(execute, sql, params, many, context):
+    """Wait for another connection's lock as a SQLite file does, instead of failing at once.
+
+    The test database is SQLite in memory with a shared cache, which has no busy timeout: a statement that
+    meets a lock held by another connection (here the live server's, reading the job the worker updates)
+    fails at once with "database table is locked". A file database, as in production, waits for it."""
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        try:
+            return execute(sql, params, many, context)
+        except OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 @pytest.fixture
 def worker_thread(monkeypatch):
     """Jobs go to "a worker" (a thread here) instead of running inside the request that starts them."""
@@ -39,7 +58,8 @@ def worker_thread(monkeypatch):
 
     def run(job_id):
         try:
-            job_execute(job_id)
+            with connection.execute_wrapper(wait_when_locked):
+                job_execute(job_id)
         finally:
             connection.close()
 
@@ -58,7 +78,9 @@ def worker_thread(monkeypatch):
     monkeypatch.setattr(build, "roster_artefacts", drawn_slowly)
     monkeypatch.setattr(job_services, "jobs_in_process", lambda: False)
     monkeypatch.setattr(run_job, "apply_async", apply_async)
-    yield threads
+    # The live server's threads share this thread's connection to the in-memory database: they wait too.
+    with connection.execute_wrapper(wait_when_locked):
+        yield threads
     for thread in threads:
         thread.join(timeout=120)
 
