@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import json
 
+import orjson
 from django.db import connection, models
 
 
@@ -26,6 +27,18 @@ def _text(value):
 
 def _integer(value):
     return value if value is None or value.__class__ is int else int(value)
+
+
+def _json_text(value) -> str:
+    """``json.dumps(value)`` as equal JSON, encoded by orjson (several times faster on a catalogue document of
+    megabytes): compact, and non-ASCII text as UTF-8 rather than ``\\u`` escapes, which every JSON reader (and
+    SQLite's and PostgreSQL's JSON functions) reads back the same. What orjson will not encode as
+    ``json.dumps`` would (a key that is not text, an integer beyond 64 bits, a lone surrogate, a value that
+    is no JSON at all) goes to ``json.dumps``, which converts it or refuses it as it did before."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(value)
 
 
 _MISSING = object()
@@ -51,8 +64,11 @@ def _converter(field: models.Field):
     if kind == "JSONField":
         # What JSONField.get_db_prep_save does with a plain value (None is SQL NULL), without its checks
         # for expressions. PostgreSQL gets the JSON text psycopg's Jsonb would send, for COPY (insert_sql).
+        # Without a field encoder the text is orjson's (_json_text), equal JSON.
+        if field.encoder is None:
+            return lambda value: None if value is None else _json_text(value)
         if connection.vendor == "postgresql":
-            dumps = functools.partial(json.dumps, cls=field.encoder) if field.encoder else json.dumps
+            dumps = functools.partial(json.dumps, cls=field.encoder)
             return lambda value: None if value is None else dumps(value)
         adapt, encoder = connection.ops.adapt_json_value, field.encoder
         return lambda value: None if value is None else adapt(value, encoder)
