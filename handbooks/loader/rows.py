@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 
 import orjson
 from django.db import connection, models
@@ -98,9 +99,28 @@ class Table:
         # (name, converter, the class a value needs no converting from, default) per column, for row().
         self.columns = [(name, convert, _EXACT.get(convert), self.defaults[name])
                         for name, convert in zip(self.names, self.converters, strict=False)]
+        # For a row that gives every column (the writer's usually do): all its values read at once, then only the
+        # columns with a converter looked at, in place. The same parameters as _row gives.
+        self._every = operator.itemgetter(*self.names) if len(self.names) > 1 else None
+        self._convert = [(i, convert, _EXACT.get(convert)) for i, convert in enumerate(self.converters)
+                         if convert is not None]
 
     def row(self, values: dict) -> tuple:
         """One row as a tuple of database parameters from ``values`` (attribute name -> value)."""
+        every = self._every
+        if every is None:
+            return self._row(values)
+        try:
+            out = list(every(values))
+        except KeyError:  # a column it does not give takes the field's default
+            return self._row(values)
+        for i, convert, exact in self._convert:
+            value = out[i]
+            if value.__class__ is not exact:
+                out[i] = convert(value)
+        return tuple(out)
+
+    def _row(self, values: dict) -> tuple:
         out = []
         append = out.append
         missing = _MISSING
