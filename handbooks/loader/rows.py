@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 
+import orjson
 from django.db import connection, models
 
 
@@ -26,6 +28,18 @@ def _text(value):
 
 def _integer(value):
     return value if value is None or value.__class__ is int else int(value)
+
+
+def _json_text(value) -> str:
+    """``json.dumps(value)`` as equal JSON, encoded by orjson (several times faster on a catalogue document of
+    megabytes): compact, and non-ASCII text as UTF-8 rather than ``\\u`` escapes, which every JSON reader (and
+    SQLite's and PostgreSQL's JSON functions) reads back the same. What orjson will not encode as
+    ``json.dumps`` would (a key that is not text, an integer beyond 64 bits, a lone surrogate, a value that
+    is no JSON at all) goes to ``json.dumps``, which converts it or refuses it as it did before."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(value)
 
 
 _MISSING = object()
@@ -51,8 +65,11 @@ def _converter(field: models.Field):
     if kind == "JSONField":
         # What JSONField.get_db_prep_save does with a plain value (None is SQL NULL), without its checks
         # for expressions. PostgreSQL gets the JSON text psycopg's Jsonb would send, for COPY (insert_sql).
+        # Without a field encoder the text is orjson's (_json_text), equal JSON.
+        if field.encoder is None:
+            return lambda value: None if value is None else _json_text(value)
         if connection.vendor == "postgresql":
-            dumps = functools.partial(json.dumps, cls=field.encoder) if field.encoder else json.dumps
+            dumps = functools.partial(json.dumps, cls=field.encoder)
             return lambda value: None if value is None else dumps(value)
         adapt, encoder = connection.ops.adapt_json_value, field.encoder
         return lambda value: None if value is None else adapt(value, encoder)
@@ -82,9 +99,28 @@ class Table:
         # (name, converter, the class a value needs no converting from, default) per column, for row().
         self.columns = [(name, convert, _EXACT.get(convert), self.defaults[name])
                         for name, convert in zip(self.names, self.converters, strict=False)]
+        # For a row that gives every column (the writer's usually do): all its values read at once, then only the
+        # columns with a converter looked at, in place. The same parameters as _row gives.
+        self._every = operator.itemgetter(*self.names) if len(self.names) > 1 else None
+        self._convert = [(i, convert, _EXACT.get(convert)) for i, convert in enumerate(self.converters)
+                         if convert is not None]
 
     def row(self, values: dict) -> tuple:
         """One row as a tuple of database parameters from ``values`` (attribute name -> value)."""
+        every = self._every
+        if every is None:
+            return self._row(values)
+        try:
+            out = list(every(values))
+        except KeyError:  # a column it does not give takes the field's default
+            return self._row(values)
+        for i, convert, exact in self._convert:
+            value = out[i]
+            if value.__class__ is not exact:
+                out[i] = convert(value)
+        return tuple(out)
+
+    def _row(self, values: dict) -> tuple:
         out = []
         append = out.append
         missing = _MISSING

@@ -21,6 +21,8 @@ def min_above_max(doc: dict) -> list[tuple[str, str]]:
         constraints = list(node.get("constraints") or ())
         if node.get("k") == "link":
             constraints += nodes.get(node.get("target"), {}).get("constraints") or ()
+        if len(constraints) < 2:
+            continue  # a contradiction takes a minimum and a maximum
         modified = {m.get("field") for m in node.get("modifiers") or ()}
         plain = [c for c in constraints if c.get("field") == "selections" and c.get("scope") == "parent"
                  and not c.get("children") and c.get("id") not in modified]

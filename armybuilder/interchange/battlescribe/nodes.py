@@ -44,6 +44,8 @@ def number(text: str | None, default: float = 0) -> float | int:
 def flag(text: str | None, default: bool = False) -> bool:
     if text is None:
         return default
+    if text == "true" or text == "false":  # how BattleScribe writes them: no case or space to undo
+        return text == "true"
     return text.strip().lower() == "true"
 
 

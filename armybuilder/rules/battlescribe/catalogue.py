@@ -127,6 +127,7 @@ class Layout:
     by_path: dict  # slot path -> Slot
     checks: LayoutChecks | None = None  # compiled on first use
     plan: Plan | None = None  # the evaluator's index of those checks by what they count (made on first use)
+    below: dict | None = None  # points field -> what its compulsory entries cost at least (offers.required_below)
 
     def find(self, path: str) -> Slot | None:
         """The slot a roster entry path names: exact, then by its last two ids, then by its entry id."""
@@ -392,6 +393,7 @@ class Catalogue:
                 slot.facts = None
             layout.checks = None
             layout.plan = None
+            layout.below = None
         self._layouts.clear()
         self._views.clear()
 

@@ -196,9 +196,20 @@ def _cheapest_for(evaluation: Evaluation, v, container, points: str) -> Slot | N
 
 def required_below(evaluation: Evaluation, slot: Slot, container, points: str) -> float:
     """What a choice's own compulsory entries cost at least, one level down (a look-ahead so a cheap
-    size that forces dear transports does not win over a dearer size that forces nothing)."""
+    size that forces dear transports does not win over a dearer size that forces nothing). It reads only the
+    catalogue (no list changes it): worked out once per layout and points field, and kept with the layout."""
     cat = (container if isinstance(container, ForceScope) else container.force).catalogue
     layout = cat.layout(slot.entry)
+    known = layout.below
+    if known is None:
+        known = layout.below = {}
+    extra = known.get(points)
+    if extra is None:
+        extra = known[points] = _required_below(cat, layout, points)
+    return extra
+
+
+def _required_below(cat, layout, points: str) -> float:
     extra = 0.0
     for child in layout.slots:
         low = sum(c.get("value", 0) for c in cat.constraints(child.entry)

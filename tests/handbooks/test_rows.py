@@ -1,0 +1,58 @@
+"""The bulk row writer's conversions (handbooks/loader/rows.py): the fast paths give what the plain ones give."""
+import json
+
+import pytest
+
+from handbooks import models as m
+from handbooks.loader.rows import Table, _json_text
+
+pytestmark = pytest.mark.django_db
+
+
+def _params(table: Table, values: dict) -> dict:
+    return dict(zip(table.names, table.row(values), strict=True))
+
+
+def test_a_row_giving_every_column_is_converted_as_column_by_column():
+    table = Table(m.UnitEntry)
+    values = {name: table.defaults[name] for name in table.names}
+    values.update({"handbook_id": 7, "code": 12, "name": "Tiger", "order": "3", "independent": 1,
+                   "keywords": ["Tank", "Überschwer"], "extra": {"ids": ["é"], "n": 1.5}})
+    row = table.row(values)
+    assert row == table._row(values)
+    params = dict(zip(table.names, row, strict=True))
+    assert params["code"] == "12" and params["order"] == 3 and params["independent"] is True
+    assert json.loads(params["keywords"]) == ["Tank", "Überschwer"]
+    assert json.loads(params["extra"]) == {"ids": ["é"], "n": 1.5}
+
+
+def test_a_row_leaving_columns_out_takes_their_defaults():
+    table = Table(m.UnitEntry)
+    params = _params(table, {"handbook_id": 7, "code": "tiger", "name": "Tiger"})
+    assert params["code"] == "tiger" and params["description"] == "" and params["order"] == 0
+    assert json.loads(params["keywords"]) == [] and json.loads(params["extra"]) == {}
+    assert params["available_from"] is None
+
+
+@pytest.mark.parametrize("value", [
+    {"name": "Panzerkampfwagen VI “Tiger”", "list": [1, 2.5, -3, None, True, False], "nested": {"a": {"b": []}}},
+    ["ü", "\u2014", "😀", "plain"],
+    {"z": 1, "a": 2, "m": 3},  # key order is kept
+    1e-7,
+    "",
+])
+def test_json_text_is_the_json_json_dumps_writes(value):
+    text = _json_text(value)
+    assert json.loads(text) == json.loads(json.dumps(value))
+    if isinstance(value, dict):
+        assert list(json.loads(text)) == list(value)
+
+
+@pytest.mark.parametrize("value", [{1: "a", 2: "b"}, {"big": 2 ** 70}, {"s": "\ud800"}])
+def test_what_orjson_refuses_is_written_by_json_dumps(value):
+    assert _json_text(value) == json.dumps(value)
+
+
+def test_what_is_no_json_is_refused_as_before():
+    with pytest.raises(TypeError):
+        _json_text({"s": {1, 2}})
