@@ -39,6 +39,26 @@ def history_seen(army_list: ArmyList, version: int) -> None:
             _KEPT.popitem(last=False)
 
 
+# The head of an entry a change just recorded and committed in this process (its version, what, kind, undo_to and
+# redo_to), by (list public id, version), when the entry its Undo goes to is known to be kept: the builder's answer
+# to that change shows its undo and redo from it without reading the list's entries (history_head). A version is
+# written once (the version bump is atomic), so the head never goes out of date; only heads committed are kept.
+_HEADS: "OrderedDict[tuple, tuple]" = OrderedDict()
+
+
+def _remember_head(public_id, head: tuple) -> None:
+    with _kept_lock:
+        _HEADS[(public_id, head[0])] = head
+        while len(_HEADS) > _KEPT_MAX:
+            _HEADS.popitem(last=False)
+
+
+def history_head(army_list: ArmyList) -> tuple | None:
+    """(version, what, kind, undo_to, redo_to) of the entry of the list's current version, when this process
+    recorded it as a change whose Undo goes to a kept entry; else None (read the entries)."""
+    return _HEADS.get((army_list.public_id, army_list.version))
+
+
 def _what(text: str) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= MAX_WHAT else text[:MAX_WHAT - 1] + "…"
@@ -75,6 +95,10 @@ def history_record(army_list: ArmyList, what: str, *, kind: str = "change", undo
         army_list_id=army_list.pk, version=version, from_version=from_version, kind=kind, what=_what(what),
         document=document, undo_to=undo_to, redo_to=redo_to)
     transaction.on_commit(lambda: history_seen(army_list, version))
+    if kind == "change" and from_version is not None and (army_list.public_id, from_version) in _KEPT:
+        # Undo goes to the entry before, kept (it is the list's version before this one, never pruned yet).
+        head = (version, entry.what, kind, undo_to, redo_to)
+        transaction.on_commit(lambda: _remember_head(army_list.public_id, head))
     ListVersion.objects.filter(army_list_id=army_list.pk, version__lte=version - HISTORY_LIMIT).delete()
     return entry
 

@@ -34,8 +34,9 @@ def found_at(obj, pointer: str):
     return obj
 
 
-def list_object_at(army_list: ArmyList, pointer: str):
-    """The ArmyList (pointer ""), ListFormation, ListUnit or ListCard a pointer names (at most two queries)."""
+def list_object_at(army_list: ArmyList, pointer: str, *, with_formation: bool = True):
+    """The ArmyList (pointer ""), ListFormation, ListUnit or ListCard a pointer names (at most two queries).
+    ``with_formation=False``: a formation without its book formation's row (for a caller that needs its id only)."""
     pointer = pointer or ""
     if pointer in ("", "/"):
         return army_list
@@ -45,8 +46,8 @@ def list_object_at(army_list: ArmyList, pointer: str):
         return _nth(ListUnit.objects.filter(list_formation=formation).select_related("unit"), int(match[2]), pointer)
     match = _FORMATION.fullmatch(pointer)
     if match is not None:
-        return _nth(ListFormation.objects.filter(army_list=army_list).select_related("formation"), int(match[1]),
-                    pointer)
+        formations = ListFormation.objects.filter(army_list=army_list)
+        return _nth(formations.select_related("formation") if with_formation else formations, int(match[1]), pointer)
     match = _SUPPORT_UNIT.fullmatch(pointer)
     if match is not None:
         return _nth(ListUnit.objects.filter(army_list=army_list, list_formation__isnull=True).select_related("unit"),
@@ -57,11 +58,11 @@ def list_object_at(army_list: ArmyList, pointer: str):
     raise PointerError(f"'{pointer}' does not point at a formation, unit, card or the force")
 
 
-def list_formation_at(army_list: ArmyList, pointer: str) -> ListFormation:
+def list_formation_at(army_list: ArmyList, pointer: str, *, with_formation: bool = True) -> ListFormation:
     """The formation at ``/formations/N`` (one query)."""
     if _FORMATION.fullmatch(pointer or "") is None:
         raise PointerError(f"'{pointer}' does not point at a formation")
-    return list_object_at(army_list, pointer)
+    return list_object_at(army_list, pointer, with_formation=with_formation)
 
 
 def list_unit_at(army_list: ArmyList, pointer: str) -> ListUnit:

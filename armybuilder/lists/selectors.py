@@ -49,9 +49,12 @@ def army_list_get_for_user(*, user, public_id, session_key: str | None = None,
         lists = lists.annotate(newer_revision_pk=Subquery(Handbook.objects.filter(
             system_id=OuterRef("system_id"), code=OuterRef("handbook__code"), is_current=True,
             revision__gt=OuterRef("handbook__revision")).order_by(*Handbook._meta.ordering).values("pk")[:1]))
-    army_list = lists.filter(public_id=public_id).first()
-    if army_list is None:
-        raise Http404("No such list.")
+    try:
+        # get(), not first(): the public id is unique, and get() leaves out the ORDER BY first() adds (the model's
+        # ordering), which the database need not sort and Django need not compile on every builder request.
+        army_list = lists.get(public_id=public_id)
+    except ArmyList.DoesNotExist:
+        raise Http404("No such list.") from None
     if newer_revision:
         army_list.newer_revision_of = army_list.handbook_id  # a change that moves the list to another book asks again
     return army_list

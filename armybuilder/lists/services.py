@@ -330,15 +330,19 @@ def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
     if list_formation is not None and list_formation.army_list_id != army_list.pk:
         raise ListOperationError("that formation belongs to another list")
     if list_formation is None:
-        box = hb.Box.objects.filter(handbook=army_list.handbook, formation__isnull=True, code=box_code).first()
+        where = {"handbook": army_list.handbook, "formation__isnull": True}
     else:
-        box = hb.Box.objects.filter(formation_id=list_formation.formation_id, code=box_code).first()
-    if box is None:
-        raise ListOperationError(f"no box '{box_code}' here")
-    choice = box.choices.select_related("unit").filter(unit__code=unit_code).first()
+        where = {"formation_id": list_formation.formation_id}
+    # The box and its choice of the unit in one query (the box's code is unique in its book); only when there is
+    # none, a second one says whether the box is missing or does not offer the unit.
+    choice = (hb.BoxChoice.objects.select_related("box", "unit")
+              .filter(unit__code=unit_code, **{f"box__{k}": v for k, v in where.items()}, box__code=box_code).first())
     if choice is None:
+        box = hb.Box.objects.filter(**where, code=box_code).first()
+        if box is None:
+            raise ListOperationError(f"no box '{box_code}' here")
         raise ListOperationError(f"the box '{box.name}' does not offer '{unit_code}'")
-    unit = choice.unit
+    box, unit = choice.box, choice.unit
     book = army_list.handbook if box.handbook_id == army_list.handbook_id else box.handbook
     if book.source == "battlescribe":
         selection = _unit_choices(army_list, list_formation, box, unit, alternative, expected_version)

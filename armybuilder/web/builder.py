@@ -7,7 +7,7 @@ Nothing here touches the database.
 """
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 
 from armybuilder.rules.battlescribe.choices import alternatives, cheapest_price, size_teams
@@ -181,6 +181,9 @@ class BoxView:
     is_open: bool
     issues: list = field(default_factory=list)
     pool: "PoolView | None" = None
+    # repr(choices) when the builder has it already (the choices of an imported book's box, worked out once per
+    # book revision): the digest need not write them out again.
+    choices_repr: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def unit_choices(self):
@@ -190,7 +193,9 @@ class BoxView:
     def digest(self) -> str:
         """What the box shows (its units with their choices and problems, what can be picked), as a short
         digest: the page keeps it on the box, and an action sends again only the boxes whose digest changed."""
-        return hashlib.blake2s(repr(self).encode(), digest_size=8).hexdigest()
+        shown = repr(tuple(getattr(self, f.name) for f in fields(self) if f.repr and f.name != "choices"))
+        choices = self.choices_repr if self.choices_repr is not None else repr(self.choices)
+        return hashlib.blake2s(f"{shown}{choices}".encode(), digest_size=8).hexdigest()
 
     @property
     def formation_choices(self):
@@ -499,11 +504,16 @@ class _Builder:
         """A box of an imported book: each choice with its real "from" price; an entry that only groups
         alternatives is shown as the alternatives inside it. Game data alone decides them (not the list), so
         they are worked out once per book revision and box."""
+        return list(self._imported_choices_memo(box, book, formation_code)[0])
+
+    def _imported_choices_memo(self, box: BoxData, book: HandbookData, formation_code: str | None) -> tuple:
+        """(the choices, their repr for the box's digest), once per book revision and box."""
         memo = _per_book(book)
         key = ("choices", box.code, formation_code)
         if key not in memo:
-            memo[key] = tuple(self._imported_choices(box, book, formation_code))
-        return list(memo[key])
+            choices = self._imported_choices(box, book, formation_code)
+            memo[key] = (tuple(choices), repr(choices))
+        return memo[key]
 
     def _imported_choices(self, box: BoxData, book: HandbookData, formation_code: str | None) -> list[ChoiceView]:
         catalogue = book.catalogue
@@ -574,9 +584,14 @@ class _Builder:
         is_support = not box.part_of_formation or formation_index is None
         kind_label = "Support" if is_support and box.kind != "hq" else KIND_LABELS.get(box.kind, box.kind)
         pool = pool if box.kind == "options" else None
+        choices_repr = None
+        if book.catalogue is not None:
+            shared, choices_repr = self._imported_choices_memo(box, book, formation_code)
+            choices = list(shared)
+        else:
+            choices = self.choices(box, book, pool, formation_code)
         return BoxView(box.code, anchor, box.name, box.kind, kind_label, box_hint(box), is_support, formation_pointer,
-                       units, self.choices(box, book, pool, formation_code), is_open=len(picked) < box.max_picks,
-                       pool=pool)
+                       units, choices, is_open=len(picked) < box.max_picks, pool=pool, choices_repr=choices_repr)
 
     # -- formations ---------------------------------------------------------------------------------------
     def formation_view(self, formation: ForceFormation) -> FormationView:
@@ -642,6 +657,7 @@ class _Builder:
             taken[card.card.name] = taken.get(card.card.name, 0) + 1
         by_name: dict[tuple, CardOffer] = {}
         fits = self._card_fits()
+        units = None  # the force's units with each one's label as a target, worked out for the first unit card
         for card in self.force.handbook.cards.values():
             key = (card.scope, card.name)
             offer = by_name.get(key)
@@ -650,12 +666,11 @@ class _Builder:
                 offer = by_name[key] = CardOffer(card.code, card.name, card.scope, SCOPE_LABELS.get(card.scope, ""),
                                                  cost, [], "", True)
             if card.scope == "unit":
-                for unit in self.force.all_units():
+                if units is None:
+                    units = [(unit, self._target_label(unit)) for unit in self.force.all_units()]
+                for unit, label in units:
                     if (not card.target_units or unit.unit.code in card.target_units) and fits(card, unit.pointer):
-                        where = (self.force.formations[unit.formation_index].formation.name
-                                 if unit.formation_index is not None else "Support")
-                        name = self.where.get(anchor_for_pointer(unit.pointer), unit.unit.name)
-                        offer.targets.append((f"{card.code}|{unit.pointer}", f"{name} ({where})"))
+                        offer.targets.append((f"{card.code}|{unit.pointer}", label))
             elif card.scope == "formation":
                 for formation in self.force.formations:
                     if (not card.target_formations or formation.formation.code in card.target_formations) and \
@@ -671,6 +686,11 @@ class _Builder:
             if offer.scope != "force" and not offer.targets:
                 offer.available = False
         return offers
+
+    def _target_label(self, unit: ForceUnit) -> str:
+        where = (self.force.formations[unit.formation_index].formation.name
+                 if unit.formation_index is not None else "Support")
+        return f"{self.where.get(anchor_for_pointer(unit.pointer), unit.unit.name)} ({where})"
 
     def _card_fits(self):
         """Imported books: whether the data offers a card (visible) under a unit or formation; else always."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django import forms
 
 from armybuilder.lists import services as list_services
-from armybuilder.lists.history import HISTORY_LIMIT, history_entries, history_seen
+from armybuilder.lists.history import HISTORY_LIMIT, history_entries, history_head, history_seen
 from armybuilder.lists.models import ListVersion
 from armybuilder.lists.pointers import list_target_at
 from armybuilder.lists.revisions import RevisionError, newer_revision, revision_update
@@ -99,6 +99,11 @@ def history_view(army_list, *, shown: int = SHOWN_ENTRIES, entries: bool = True)
     is opened), only the undo and redo of the current version (the same query, for five columns of each)."""
     if entries:
         kept = history_entries(army_list)
+    elif (head := history_head(army_list)) is not None:
+        # A change this process just recorded (kind "change": Undo goes to the version before, which is kept, and
+        # there is no Redo): what _history_view would make of the entries, without reading them.
+        current = HistoryHead(*head)
+        return HistoryView(entries=[], current=current, undo_to=current.undo_to, undo_what=f"Undo “{current.what}”")
     else:
         kept = [HistoryHead(*row) for row in ListVersion.objects.filter(army_list_id=army_list.pk).order_by(
             "-version").values_list("version", "what", "kind", "undo_to", "redo_to")[:HISTORY_LIMIT]]

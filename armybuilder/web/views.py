@@ -340,7 +340,8 @@ def _remove_formation(army_list, data, version):
 
 
 def _pick(army_list, data, version):
-    formation = list_formation_at(army_list, data["formation"]) if data["formation"] else None
+    # The pick needs the formation's id only (its book formation's row would be read for nothing).
+    formation = list_formation_at(army_list, data["formation"], with_formation=False) if data["formation"] else None
     list_services.army_list_pick_unit(army_list=army_list, list_formation=formation, box_code=data["box"],
                                       unit_code=data["unit"], alternative=data["alternative"] or None,
                                       expected_version=version)

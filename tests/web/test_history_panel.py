@@ -75,3 +75,35 @@ def test_the_book_update_notice_goes_with_a_move_to_the_newer_revision_and_comes
     undone = action(player_client, army, "undo").content.decode()
     army.refresh_from_db()
     assert army.handbook.revision == 1 and 'id="book-update"' in undone and "Book update: revision 2" in undone
+
+
+def test_an_answer_to_a_change_just_committed_shows_undo_and_redo_as_the_entries_say(army, player_client,
+                                                                                   django_capture_on_commit_callbacks,
+                                                                                   django_assert_num_queries):
+    """A change the builder records and commits in this process keeps its entry's head: the answer's undo and
+    redo (History panel closed) are drawn from it without reading the entries, and say what reading them says."""
+    from dataclasses import asdict
+
+    from django.utils.html import escape
+
+    from armybuilder.lists import history as list_history
+    from armybuilder.web.history import history_view
+
+    player_client.get(reverse("web:builder", args=[army.public_id]))  # the page: its version's entry is seen
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = action(player_client, army, "settings", name="Afrika", points_limit=100).content.decode()
+    army.refresh_from_db()
+    head = list_history.history_head(army)
+    assert head is not None and head[0] == army.version
+    with django_assert_num_queries(0):
+        known = history_view(army, entries=False)
+    del list_history._HEADS[(army.public_id, army.version)]  # as a process that did not record it: read them
+    read = history_view(army, entries=False)
+    assert list_history.history_head(army) is None
+    assert known.can_undo and not known.can_redo and known.undo_to == army.version - 1
+    assert asdict(known) == asdict(read)
+    assert escape(known.undo_what) in answer
+    # A change that is not committed leaves no head behind (its version may be written again by another change).
+    with django_capture_on_commit_callbacks(execute=False):
+        s.army_list_update(army_list=army, name="Rolled back")
+    assert list_history.history_head(army) is None
