@@ -1,5 +1,6 @@
 """Turn a data file's bytes into plain Python data, or say exactly why not."""
 import json
+import math
 from pathlib import Path
 
 import yaml
@@ -95,6 +96,19 @@ def _construct_mapping(loader, node, deep=False):
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
+def _construct_float(loader, node):
+    # YAML's .nan and .inf (and 1e999) are no JSON numbers: refused here, with their place, rather than stored
+    # as something else or refused by the database.
+    value = loader.construct_yaml_float(node)
+    if not math.isfinite(value):
+        raise yaml.constructor.ConstructorError(None, None, f"{node.value!r} is not a finite number",
+                                                node.start_mark)
+    return value
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:float", _construct_float)
+
+
 class _Refused(ValueError):
     pass
 
@@ -111,7 +125,16 @@ def _json_unique(pairs):
 def _json_number(text: str):
     if len(text) > MAX_NUMBER_CHARS:
         raise _Refused(f"a number has {len(text)} digits; at most {MAX_NUMBER_CHARS} are read")
-    return float(text) if any(c in text for c in ".eE") else int(text)
+    if not any(c in text for c in ".eE"):
+        return int(text)
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(f"the number {text[:60]} is too large")
+    return value
+
+
+def _json_constant(text: str):
+    raise _Refused(f"{text} is not a JSON number")
 
 
 def _count_nodes(value, source: str) -> None:
@@ -135,7 +158,7 @@ def parse_text(text: str, source: str, *, as_json: bool = False):
     try:
         if as_json:
             data = json.loads(text, object_pairs_hook=_json_unique, parse_int=_json_number,
-                              parse_float=_json_number)
+                              parse_float=_json_number, parse_constant=_json_constant)
             _count_nodes(data, source)
             return data
         return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass

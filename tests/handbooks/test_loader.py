@@ -166,6 +166,28 @@ def test_a_duplicated_yaml_key_is_an_error_not_a_silent_overwrite(systems, tmp_p
     assert "duplicate key 'name'" in message
 
 
+@pytest.mark.parametrize("value", [".nan", ".inf", "-.Inf", "1.0e+999"])
+def test_a_number_that_is_not_finite_in_yaml_is_reported_with_its_line_and_writes_nothing(systems, tmp_path,
+                                                                                          value):
+    before = row_counts()
+    path = tmp_path / "nan.yaml"
+    path.write_text(f"kind: handbook\nformat: 1\nunits:\n  - code: A\n    points: {value}\n", encoding="utf-8")
+    [message] = problems_of(load(path))
+    assert message.startswith(f"{path}: line 5, column 13") and "not a finite number" in message
+    assert row_counts() == before
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_a_number_that_is_not_finite_in_json_is_reported_and_writes_nothing(systems, tmp_path, value):
+    before = row_counts()
+    path = tmp_path / "nan.json"
+    path.write_text(f'{{"kind": "handbook", "format": 1, "units": [{{"code": "A", "points": {value}}}]}}',
+                    encoding="utf-8")
+    [message] = problems_of(load(path))
+    assert "not valid JSON" in message and ("not a JSON number" in message or "too large" in message)
+    assert row_counts() == before
+
+
 def test_schema_violations_are_all_reported_with_their_paths(systems, tmp_path):
     doc = copy.deepcopy(BOOK)
     doc["units"][1]["sizes"][0]["points"] = "twelve"
