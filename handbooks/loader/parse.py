@@ -5,12 +5,13 @@ from pathlib import Path
 
 import yaml
 
+from armybuilder.safejson import RefusedJSON, loads_strict
+
 from .problems import HandbookDataError, LoadProblem
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_NODES = 50_000  # the largest sample book has about 3,000; BattleScribe libraries do not come as YAML
-MAX_NUMBER_CHARS = 40
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -109,34 +110,6 @@ def _construct_float(loader, node):
 _StrictLoader.add_constructor("tag:yaml.org,2002:float", _construct_float)
 
 
-class _Refused(ValueError):
-    pass
-
-
-def _json_unique(pairs):
-    out = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Refused(f"found duplicate key {key[:60]!r}")
-        out[key] = value
-    return out
-
-
-def _json_number(text: str):
-    if len(text) > MAX_NUMBER_CHARS:
-        raise _Refused(f"a number has {len(text)} digits; at most {MAX_NUMBER_CHARS} are read")
-    if not any(c in text for c in ".eE"):
-        return int(text)
-    value = float(text)
-    if not math.isfinite(value):
-        raise _Refused(f"the number {text[:60]} is too large")
-    return value
-
-
-def _json_constant(text: str):
-    raise _Refused(f"{text} is not a JSON number")
-
-
 def _count_nodes(value, source: str) -> None:
     """The JSON path has no aliases, but the same caps on size and depth as YAML."""
     stack, nodes = [(value, 1)], 0
@@ -157,12 +130,11 @@ def parse_text(text: str, source: str, *, as_json: bool = False):
     """Parse YAML (a superset of JSON) or strict JSON; raise HandbookDataError with line and column."""
     try:
         if as_json:
-            data = json.loads(text, object_pairs_hook=_json_unique, parse_int=_json_number,
-                              parse_float=_json_number, parse_constant=_json_constant)
+            data = loads_strict(text)
             _count_nodes(data, source)
             return data
         return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
-    except _Refused as exc:
+    except RefusedJSON as exc:
         raise HandbookDataError([LoadProblem(source, "", f"not valid JSON: {exc}")]) from exc
     except json.JSONDecodeError as exc:
         raise HandbookDataError([LoadProblem(source, f"line {exc.lineno}, column {exc.colno}",
