@@ -61,13 +61,20 @@ def check_schema(doc, source: str) -> list[LoadProblem]:
 
 
 def _duplicates(items, path: str, source: str, what: str, key="code") -> list[LoadProblem]:
-    counts = Counter(item.get(key) for item in items)
+    if len(items) < 2:
+        return []
+    codes = [item.get(key) for item in items]
+    if len(set(codes)) == len(codes):
+        return []  # the usual case, seen with one set instead of counting every code
+    counts = Counter(codes)
     problems = []
-    for index, item in enumerate(items):
-        code = item.get(key)
+    for index, code in enumerate(codes):
         if counts[code] > 1:
             problems.append(LoadProblem(source, f"{path}[{index}].{key}", f"duplicate {what} code {code!r}"))
     return problems
+
+
+TEAM_PROFILES, UNIT_PROFILES = frozenset({"team", "weapon"}), frozenset({"unit", "weapon"})  # what they may hold
 
 
 def check_handbook_references(doc: dict, source: str, system: SystemInfo | None) -> list[LoadProblem]:
@@ -119,7 +126,8 @@ def check_handbook_references(doc: dict, source: str, system: SystemInfo | None)
             for key in prof["values"]:
                 if key not in characteristics:
                     add(f"{path}[{i}].values.{key}", f"{prof['type']!r} has no characteristic {key!r}")
-            refs(prof.get("rules"), rule_codes, f"{path}[{i}].rules", "special rule")
+            if found := prof.get("rules"):  # the path is written out only for a list there is
+                refs(found, rule_codes, f"{path}[{i}].rules", "special rule")
 
     for ui, unit in enumerate(units):
         base = f"units[{ui}]"
@@ -137,7 +145,8 @@ def check_handbook_references(doc: dict, source: str, system: SystemInfo | None)
         sizes = unit["sizes"]
         p += _duplicates(sizes, f"{base}.sizes", source, "size")
         for si, size in enumerate(sizes):
-            refs(size.get("variants"), variant_codes, f"{base}.sizes[{si}].variants", "variant")
+            if found := size.get("variants"):
+                refs(found, variant_codes, f"{base}.sizes[{si}].variants", "variant")
         groups = unit.get("upgrades", [])
         p += _duplicates(groups, f"{base}.upgrades", source, "upgrade group")
         for gi, group in enumerate(groups):
@@ -149,31 +158,39 @@ def check_handbook_references(doc: dict, source: str, system: SystemInfo | None)
             if group.get("min", 0) > len(options):
                 add(gpath, f"min {group['min']} is more than the {len(options)} option(s) offered")
             for oi, option in enumerate(options):
-                refs(option.get("variants"), variant_codes, f"{gpath}.options[{oi}].variants", "variant")
-                refs(option.get("rules"), rule_codes, f"{gpath}.options[{oi}].rules", "special rule")
+                if found := option.get("variants"):
+                    refs(found, variant_codes, f"{gpath}.options[{oi}].variants", "variant")
+                if found := option.get("rules"):
+                    refs(found, rule_codes, f"{gpath}.options[{oi}].rules", "special rule")
         teams = unit.get("teams", [])
         p += _duplicates(teams, f"{base}.teams", source, "team")
         for ti, team in enumerate(teams):
-            refs(team.get("rules"), rule_codes, f"{base}.teams[{ti}].rules", "special rule")
-            check_profiles(team.get("profiles"), f"{base}.teams[{ti}].profiles", {"team", "weapon"})
-        check_profiles(unit.get("profiles"), f"{base}.profiles", {"unit", "weapon"})
+            if found := team.get("rules"):
+                refs(found, rule_codes, f"{base}.teams[{ti}].rules", "special rule")
+            if found := team.get("profiles"):
+                check_profiles(found, f"{base}.teams[{ti}].profiles", TEAM_PROFILES)
+        check_profiles(unit.get("profiles"), f"{base}.profiles", UNIT_PROFILES)
 
     def check_boxes(boxes, path):
         for bi, box in enumerate(boxes):
             bpath = f"{path}[{bi}]"
-            refs(box.get("variants"), variant_codes, f"{bpath}.variants", "variant")
+            if found := box.get("variants"):
+                refs(found, variant_codes, f"{bpath}.variants", "variant")
             lo, hi = box_limits(box)
             if lo > hi:
                 add(bpath, f"min {lo} is more than max {hi}")
             for ci, choice in enumerate(box["choices"]):
+                if isinstance(choice, str):  # a unit's code alone
+                    if choice not in unit_codes:
+                        add(f"{bpath}.choices[{ci}]", f"unknown unit {choice!r}")
+                    continue
                 cpath = f"{bpath}.choices[{ci}]"
-                if isinstance(choice, str):
-                    choice = {"unit": choice}
                 if "unit" in choice and choice["unit"] not in unit_codes:
                     add(cpath, f"unknown unit {choice['unit']!r}")
                 if "formation" in choice and choice["formation"] not in formation_codes:
                     add(cpath, f"unknown formation {choice['formation']!r}")
-                refs(choice.get("variants"), variant_codes, f"{cpath}.variants", "variant")
+                if found := choice.get("variants"):
+                    refs(found, variant_codes, f"{cpath}.variants", "variant")
 
     for fi, formation in enumerate(formations):
         fpath = f"formations[{fi}]"

@@ -221,6 +221,26 @@ def test_unknown_references_are_reported_with_their_paths(systems, tmp_path):
     assert row_counts() == before
 
 
+def test_unknown_references_in_nested_lists_are_reported_with_their_paths(systems, tmp_path):
+    doc = copy.deepcopy(BOOK)
+    doc["units"][1]["sizes"][0]["variants"] = ["v99"]
+    doc["units"][1]["upgrades"][0]["options"][0]["rules"] = ["stormtroopers", "no-rule"]
+    doc["units"][1]["profiles"][1]["rules"] = ["no-rule-2"]
+    doc["formations"][0]["boxes"][3]["choices"][1]["variants"] = ["v15", "v98"]
+    doc["formations"][0]["boxes"][0]["variants"] = ["v97"]
+    doc["units"][2]["sizes"].append({"code": "4x", "label": "again", "teams": 4, "points": 1})
+    tail = [s.split(": ", 1)[1] for s in problems_of(load(write(tmp_path, doc)))]
+    assert sorted(tail) == sorted([
+        "units[1].sizes[0].variants[0]: unknown variant 'v99'",
+        "units[1].upgrades[0].options[0].rules[1]: unknown special rule 'no-rule'",
+        "units[1].profiles[1].rules[0]: unknown special rule 'no-rule-2'",
+        "formations[0].boxes[3].choices[1].variants[1]: unknown variant 'v98'",
+        "formations[0].boxes[0].variants[0]: unknown variant 'v97'",
+        "units[2].sizes[0].code: duplicate size code '4x'",
+        "units[2].sizes[1].code: duplicate size code '4x'",
+    ])
+
+
 def test_duplicate_codes_are_reported_and_nothing_is_written(systems, tmp_path):
     doc = copy.deepcopy(BOOK)
     doc["units"].append(copy.deepcopy(doc["units"][0]))
