@@ -42,8 +42,27 @@ def _json_text(value) -> str:
         return json.dumps(value)
 
 
+class _Boolean:
+    """A boolean column's converter: a bool (or None) as it is, anything else as the field's own
+    ``get_prep_value`` makes it ("true", 0, ... as the model would accept them)."""
+
+    __slots__ = ("prep",)
+    exact = bool  # the class a value needs no converting from (see _exact)
+
+    def __init__(self, prep):
+        self.prep = prep
+
+    def __call__(self, value):
+        return value if value is None or value.__class__ is bool else self.prep(value)
+
+
 _MISSING = object()
 _EXACT = {_text: str, _integer: int}  # converters that hand a value of this very class back unchanged
+
+
+def _exact(convert) -> type | None:
+    """The class whose values ``convert`` hands back unchanged (None: it may change any value)."""
+    return _EXACT.get(convert) or getattr(convert, "exact", None)
 
 _INTEGERS = {"IntegerField", "BigIntegerField", "SmallIntegerField", "PositiveIntegerField",
              "PositiveBigIntegerField", "PositiveSmallIntegerField", "AutoField", "BigAutoField", "SmallAutoField"}
@@ -60,8 +79,7 @@ def _converter(field: models.Field):
     if kind in _TEXTS:
         return _text
     if kind == "BooleanField":
-        prep = field.get_prep_value  # accepts "true", 0, ... as the model would
-        return lambda value: value if value is None or value.__class__ is bool else prep(value)
+        return _Boolean(field.get_prep_value)
     if kind == "JSONField":
         # What JSONField.get_db_prep_save does with a plain value (None is SQL NULL), without its checks
         # for expressions. PostgreSQL gets the JSON text psycopg's Jsonb would send, for COPY (insert_sql).
@@ -97,12 +115,12 @@ class Table:
             default = f.get_default()
             self.defaults[f.attname] = convert(default) if convert is not None else default
         # (name, converter, the class a value needs no converting from, default) per column, for row().
-        self.columns = [(name, convert, _EXACT.get(convert), self.defaults[name])
+        self.columns = [(name, convert, _exact(convert), self.defaults[name])
                         for name, convert in zip(self.names, self.converters, strict=False)]
         # For a row that gives every column (the writer's usually do): all its values read at once, then only the
         # columns with a converter looked at, in place. The same parameters as _row gives.
         self._every = operator.itemgetter(*self.names) if len(self.names) > 1 else None
-        self._convert = [(i, convert, _EXACT.get(convert)) for i, convert in enumerate(self.converters)
+        self._convert = [(i, convert, _exact(convert)) for i, convert in enumerate(self.converters)
                          if convert is not None]
 
     def row(self, values: dict) -> tuple:

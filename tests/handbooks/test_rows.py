@@ -2,6 +2,7 @@
 import json
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from handbooks import models as m
 from handbooks.loader.rows import Table, _json_text
@@ -56,3 +57,25 @@ def test_what_orjson_refuses_is_written_by_json_dumps(value):
 def test_what_is_no_json_is_refused_as_before():
     with pytest.raises(TypeError):
         _json_text({"s": {1, 2}})
+
+
+@pytest.mark.parametrize("value", [True, False, 1, 0, "True", "f", "1", "0"])
+def test_a_boolean_column_takes_a_bool_as_it_is_and_converts_the_rest_as_the_field_does(value):
+    table = Table(m.UnitEntry)
+    field = m.UnitEntry._meta.get_field("independent")
+    values = {name: table.defaults[name] for name in table.names}
+    values.update({"handbook_id": 7, "code": "tiger", "name": "Tiger", "independent": value})
+    fast, slow = _params(table, values), dict(zip(table.names, table._row(values), strict=True))
+    assert fast == slow
+    assert fast["independent"] is field.get_prep_value(value)
+    assert fast["independent"] is (value in (True, 1, "True", "1"))
+
+
+def test_a_boolean_column_refuses_what_the_field_refuses_on_both_paths():
+    table = Table(m.UnitEntry)
+    values = {name: table.defaults[name] for name in table.names}
+    values.update({"handbook_id": 7, "code": "tiger", "name": "Tiger", "independent": "yes"})
+    with pytest.raises(ValidationError):
+        table.row(values)
+    with pytest.raises(ValidationError):
+        table._row(values)
