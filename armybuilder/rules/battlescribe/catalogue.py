@@ -344,8 +344,12 @@ class Catalogue:
         owners = [(g, True) for g in layout.groups] + [(s, False) for s in layout.slots]
         for owner, is_group in owners:
             entry = owner.entry
-            modded = {m.get("field") for m in self.modifiers_of(entry, "constraint")}
-            for c in self.constraints(entry):
+            view = self.view(entry)
+            constraints = view.constraints
+            if not constraints:
+                continue  # most entries offered (options, sizes) have none: nothing to compile
+            modded = {m.get("field") for m in view.by_kind.get("constraint", EMPTY)}
+            for c in constraints:
                 ctype = c.get("type")
                 scope = str(c.get("scope") or "")
                 children = bool(c.get("children"))
