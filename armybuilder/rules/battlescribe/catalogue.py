@@ -183,8 +183,8 @@ class EntryView:
             and not ref.get("hidden") for ref in entry.node.get("info") or () if ref.get("profile"))
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
+@dataclass(slots=True)  # not frozen: a frozen dataclass sets each field through object.__setattr__, five times
+class Check:  # slower to make, and thousands are compiled per catalogue; nothing changes one once made
     """One constraint of an entry or group offered in a layout, with what counting it needs."""
 
     owner: Slot | GroupSlot
