@@ -215,7 +215,7 @@ class Plan:
     the same order whatever was chosen first."""
 
     __slots__ = ("empty", "hideable", "mins", "other_mins", "parent_max", "group_max", "other_max", "always", "watched",
-                 "free", "combos", "seats", "_own")
+                 "free", "combos", "seats", "limits", "_own")
 
     def __init__(self, checks, layout):
         self.empty = checks.empty
@@ -253,6 +253,9 @@ class Plan:
         self.free: dict = {}
         # the slots of a node's children, in order -> their seats and the maximums to look at, in compiled order
         self.combos: dict = {}
+        # id() of one of its checks -> the modifiers of its constraint with their conditions compiled (_check_limit);
+        # the checks are this plan's own, alive as long as it is
+        self.limits: dict = {}
         self._own = layout.slots
 
     def __reduce__(self):
@@ -812,7 +815,7 @@ class Evaluation:
         for check in combo[1]:
             count = counts.get(check.key, 0)
             if count and (count > check.value or check.modified):
-                self._judge_check(check, count, node, force, hidden_here, out, seen)
+                self._judge_check(check, count, node, force, hidden_here, out, seen, compiled)
         for check in compiled.mins:
             fast = check.fast
             if fast == "parent":
@@ -824,7 +827,7 @@ class Evaluation:
             else:
                 count = self._check_count(check, node, force)
             if count < check.value or check.modified:
-                self._judge_check(check, count, node, force, hidden_here, out, seen)
+                self._judge_check(check, count, node, force, hidden_here, out, seen, compiled)
         for check in combo[2]:
             fast = check.fast
             if fast == "parent-deep":
@@ -834,7 +837,7 @@ class Evaluation:
             else:
                 count = self._check_count(check, node, force)
             if count and (count > check.value or check.modified or check.constraint.get("percent")):
-                self._judge_check(check, count, node, force, hidden_here, out, seen)
+                self._judge_check(check, count, node, force, hidden_here, out, seen, compiled)
 
     def _check_alone(self, node, child: Sel, seat: tuple, force: ForceScope, compiled: Plan, out: list,
                      seen: set) -> None:
@@ -856,7 +859,7 @@ class Evaluation:
             else:
                 count = self._check_count(check, node, force)
             if count < check.value or check.modified:
-                self._judge_check(check, count, node, force, hidden_here, out, seen)
+                self._judge_check(check, count, node, force, hidden_here, out, seen, compiled)
         later = seat[2]
         if compiled.always:
             later = (*compiled.always, *later)
@@ -870,7 +873,7 @@ class Evaluation:
                 else:
                     count = self._check_count(check, node, force)
                 if count and (count > check.value or check.modified or check.constraint.get("percent")):
-                    self._judge_check(check, count, node, force, hidden_here, out, seen)
+                    self._judge_check(check, count, node, force, hidden_here, out, seen, compiled)
 
     def _deep_count(self, node, key) -> float:
         """``deep(node).get(key, 0)`` without counting every key of the subtree when only a few are asked for."""
@@ -910,7 +913,8 @@ class Evaluation:
             return self._constraint_count(check.constraint, ctx, group=owner)
         return self._constraint_count(check.constraint, ctx, slot=owner)
 
-    def _judge_check(self, check, count, node, force, hidden_here: dict, out: list, seen: set) -> None:
+    def _judge_check(self, check, count, node, force, hidden_here: dict, out: list, seen: set, compiled: Plan
+                     ) -> None:
         owner = check.owner
         catalogue = force.catalogue
         if isinstance(owner, GroupSlot):
@@ -918,8 +922,8 @@ class Evaluation:
                 return  # a hidden group's limits do not apply (its selections are flagged as hidden)
             ctx = Virtual(slot=None, parent=node, force=force)
             members = tuple(s for s in node.children if owner in s.keys)
-            self._judge(check.constraint, count, self.constraint_value(catalogue.modifiers(owner.entry),
-                        check.constraint, ctx), "group", owner.entry.name, ctx, node, members, owner, out, seen)
+            self._judge(check.constraint, count, self._check_limit(check, catalogue.modifiers(owner.entry), ctx,
+                        compiled), "group", owner.entry.name, ctx, node, members, owner, out, seen)
             return
         chosen = tuple(s for s in node.children if s.slot is owner)
         if not chosen and check.constraint.get("type") == "max":
@@ -929,8 +933,20 @@ class Evaluation:
         ctx = chosen[0] if chosen else Virtual(slot=owner, parent=node, force=force)
         if hidden_here.get(id(owner)) or (id(owner) not in hidden_here and self.slot_hidden(owner, node, ctx)):
             return  # a hidden entry's limits do not apply
-        self._judge(check.constraint, count, self.constraint_value(catalogue.modifiers(owner.entry),
-                    check.constraint, ctx), "entry", owner.entry.name, ctx, node, chosen, owner, out, seen)
+        self._judge(check.constraint, count, self._check_limit(check, catalogue.modifiers(owner.entry), ctx,
+                    compiled), "entry", owner.entry.name, ctx, node, chosen, owner, out, seen)
+
+    def _check_limit(self, check, owner_mods: tuple, ctx, compiled: Plan) -> float:
+        """:meth:`constraint_value` of a compiled check: the owner's modifiers of its constraint, with their
+        conditions compiled (as a cost's, Facts.cost_plan), picked out once per layout and kept with its Plan."""
+        entries = compiled.limits.get(id(check))
+        cid = check.constraint.get("id")
+        if entries is None:
+            entries = tuple((m, condition(m["when"]) if m.get("when") else None) for m in owner_mods
+                            if m.get("field") == cid) if cid else ()
+            compiled.limits[id(check)] = entries
+        value = check.constraint.get("value", 0)
+        return self._cost_modified(entries, cid, value, ctx) if entries else value
 
     def _constraint_count(self, c: dict, ctx, *, slot: Slot | None = None, group: GroupSlot | None = None) -> float:
         """A constraint's count in any scope: its entry (or group) as the child."""
