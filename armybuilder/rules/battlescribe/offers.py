@@ -176,7 +176,7 @@ def _cheapest_for(evaluation: Evaluation, v, container, points: str) -> Slot | N
     chosen: dict[int, int] = {}
     for child in container.children:
         chosen[id(child.slot)] = chosen.get(id(child.slot), 0) + child.number
-    best = None
+    viable = []
     for slot in candidates:
         if evaluation.slot_hidden(slot, container):
             continue
@@ -187,6 +187,11 @@ def _cheapest_for(evaluation: Evaluation, v, container, points: str) -> Slot | N
         if any(g is not v.slot and (lim := group_limit(evaluation, g, container)).high is not None
                and _in_group_count(container, g) >= lim.high for g in slot.groups):
             continue
+        viable.append(slot)
+    if len(viable) == 1:
+        return viable[0]  # the only choice: what it costs (and what it forces below) decides nothing
+    best = None
+    for slot in viable:
         price = probe_cost(evaluation, slot, container).get(points, 0) + required_below(evaluation, slot, container,
                                                                                          points)
         if best is None or (price, slot.index) < best[:2]:
