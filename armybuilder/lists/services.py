@@ -54,11 +54,14 @@ class ListGoneError(StaleListError):
         self.args = ("The list was deleted elsewhere.",)
 
 
-def _bump(army_list: ArmyList, expected_version: int | None) -> None:
+def _bump(army_list: ArmyList, expected_version: int | None, **fields) -> None:
+    """Move the list to its next version (StaleListError when it is not at ``expected_version``). ``fields``: the
+    list's own columns the change sets, written in the same UPDATE (the object keeps its old values: the caller
+    sets them once the change is made, so a history baseline taken here is the state before)."""
     query = ArmyList.objects.filter(pk=army_list.pk)
     if expected_version is not None:
         query = query.filter(version=expected_version)
-    if not query.update(version=F("version") + 1):
+    if not query.update(version=F("version") + 1, **fields):
         current = ArmyList.objects.filter(pk=army_list.pk).values_list("version", flat=True).first()
         if current is None:
             raise ListGoneError()
@@ -232,8 +235,7 @@ def army_list_update(*, army_list: ArmyList, expected_version: int | None = None
     if fields.get("visibility") == "shared" and army_list.visibility != "shared":
         # Sharing again gives a new link: links handed out before "stop sharing" stay dead.
         fields["share_token"] = uuid.uuid4()
-    _bump(army_list, expected_version)
-    ArmyList.objects.filter(pk=army_list.pk).update(**fields)
+    _bump(army_list, expected_version, **fields)  # the fields in the version's own UPDATE
     for key, value in fields.items():
         setattr(army_list, key, value)
 
@@ -256,7 +258,9 @@ def _settings_what(army_list: ArmyList, fields: dict) -> str:
     if "points_limit" in fields:
         parts.append(f"points limit {fields['points_limit']}" if fields["points_limit"] else "no points limit")
     if "variant" in fields:
-        variant = army_list.handbook.variants.filter(code=fields["variant"]).values_list("name", flat=True).first()
+        # No variant chosen (the settings form sends one every time): nothing to look up.
+        variant = fields["variant"] and army_list.handbook.variants.filter(code=fields["variant"]).values_list(
+            "name", flat=True).first()
         parts.append(f"variant {variant}" if variant else "no variant")
     if "year" in fields:
         parts.append(f"year {fields['year']}" if fields["year"] else "no year")
@@ -335,14 +339,18 @@ def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
         where = {"formation_id": list_formation.formation_id}
     # The box and its choice of the unit in one query (the box's code is unique in its book); only when there is
     # none, a second one says whether the box is missing or does not offer the unit.
-    choice = (hb.BoxChoice.objects.select_related("box", "unit")
-              .filter(unit__code=unit_code, **{f"box__{k}": v for k, v in where.items()}, box__code=box_code).first())
+    # Only the columns the pick uses (not the box's and the unit's whole rows with their ``extra`` documents); the
+    # two are made as rows read with the rest deferred, so anything else asked of them is read when asked.
+    choice = (hb.BoxChoice.objects.filter(unit__code=unit_code, **{f"box__{k}": v for k, v in where.items()},
+                                          box__code=box_code)
+              .values_list(*_PICKED_BOX, *_PICKED_UNIT).first())
     if choice is None:
         box = hb.Box.objects.filter(**where, code=box_code).first()
         if box is None:
             raise ListOperationError(f"no box '{box_code}' here")
         raise ListOperationError(f"the box '{box.name}' does not offer '{unit_code}'")
-    box, unit = choice.box, choice.unit
+    box = _partial_row(hb.Box, dict(zip(_BOX_FIELDS, choice[:len(_PICKED_BOX)], strict=True)))
+    unit = _partial_row(hb.UnitEntry, dict(zip(_UNIT_FIELDS, choice[len(_PICKED_BOX):], strict=True)))
     book = army_list.handbook if box.handbook_id == army_list.handbook_id else box.handbook
     if book.source == "battlescribe":
         selection = _unit_choices(army_list, list_formation, box, unit, alternative, expected_version)
@@ -366,6 +374,20 @@ def army_list_pick_unit(*, army_list: ArmyList, box_code: str, unit_code: str,
     _record(army_list, f"Added {unit.name}", expected_version,
             lambda doc: _picked(doc, list_formation, _new_unit_doc(box, unit, size=size)))
     return picked
+
+
+_BOX_FIELDS = ("id", "handbook_id", "code", "name")
+_UNIT_FIELDS = ("id", "code", "name")
+_PICKED_BOX = tuple(f"box__{f}" for f in _BOX_FIELDS)
+_PICKED_UNIT = tuple(f"unit__{f}" for f in _UNIT_FIELDS)
+
+
+def _partial_row(model, values: dict):
+    """A row of ``model`` as Django makes one read with only some columns (the others deferred: read when
+    asked)."""
+    fields = model._meta.concrete_fields
+    return model.from_db(model.objects.db, [f.attname for f in fields if f.attname in values],
+                         [values[f.attname] for f in fields if f.attname in values])
 
 
 def _picked(doc: dict, list_formation: ListFormation | None, unit_doc: dict) -> None:

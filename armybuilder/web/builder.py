@@ -9,6 +9,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field, fields
 from functools import cached_property
+from operator import attrgetter
 
 from armybuilder.rules.battlescribe.choices import alternatives, cheapest_price, size_teams
 from armybuilder.rules.battlescribe.editing import card_place, unit_slot
@@ -189,17 +190,27 @@ class BoxView:
     def unit_choices(self):
         return [c for c in self.choices if not c.is_formation]
 
+    @property
+    def choices_key(self) -> str:
+        """What the box offers, as text (its choices' repr, kept when the builder has it): the page draws the
+        buttons of each distinct set of choices once ({% memo %})."""
+        return self.choices_repr if self.choices_repr is not None else repr(self.choices)
+
     @cached_property
     def digest(self) -> str:
         """What the box shows (its units with their choices and problems, what can be picked), as a short
         digest: the page keeps it on the box, and an action sends again only the boxes whose digest changed."""
-        shown = repr(tuple(getattr(self, f.name) for f in fields(self) if f.repr and f.name != "choices"))
+        shown = repr(_BOX_SHOWN(self))
         choices = self.choices_repr if self.choices_repr is not None else repr(self.choices)
         return hashlib.blake2s(f"{shown}{choices}".encode(), digest_size=8).hexdigest()
 
     @property
     def formation_choices(self):
         return [c for c in self.choices if c.is_formation]
+
+
+# The fields a box's digest writes out (all it shows but its choices, which go as their kept repr), read at once.
+_BOX_SHOWN = attrgetter(*(f.name for f in fields(BoxView) if f.repr and f.name != "choices"))
 
 
 @dataclass

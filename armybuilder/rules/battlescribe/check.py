@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ..force import Force
 from ..issue_codes import BattleScribeCodes, battlescribe_codes
 from ..report import Report, RuleRef
+from . import kept
 from .catalogue import CatalogueError, GroupSlot, Slot, teams_in_name
 from .choices import cheapest_price
 from .evaluate import Evaluation, Violation, facts, tidy
@@ -42,15 +43,20 @@ def rule_for(force: Force, system_name: str) -> RuleRef:
 def check_battlescribe(force: Force, report: Report, *, prefix: str, system_name: str) -> BattleScribeCheck | None:
     codes = battlescribe_codes(prefix)
     rule = rule_for(force, system_name)
-    try:
-        built = force_roster(force)
-    except CatalogueError as exc:
-        report.add(codes.not_offered, "/", form="unreadable", rule=rule, error=exc)
-        return None
+    reused = kept.take(force)  # the evaluation an edit just made of this very force (kept.py)
+    if reused is not None:
+        built, evaluation = reused
+    else:
+        try:
+            built = force_roster(force)
+        except CatalogueError as exc:
+            report.add(codes.not_offered, "/", form="unreadable", rule=rule, error=exc)
+            return None
     for problem in built.problems:
         report.add(codes.not_offered, problem.pointer, form="stale", rule=rule, fix=codes.not_offered.fix("stale"),
                    problem=problem.message)
-    evaluation = Evaluation(built.roster)
+    if reused is None:
+        evaluation = Evaluation(built.roster)
     _prices(force, built, evaluation, report)
     for violation in evaluation.violations():
         _issue(violation, evaluation, report, codes, rule)

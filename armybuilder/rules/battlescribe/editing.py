@@ -17,6 +17,7 @@ import copy
 import dataclasses
 
 from ..force import Force
+from . import kept
 from .catalogue import Catalogue, Entry, GroupSlot, Layout, Slot
 from .evaluate import Evaluation
 from .force_tree import force_roster
@@ -125,13 +126,20 @@ def completed(force: Force, pointer: str, doc: dict | list, *, points: str, skip
 def _fill(force: Force, pointer: str, doc, at: tuple, points: str, skip_roles: tuple = ()):
     """Fill the unmet minimums inside the selection at ``at`` of the holder at ``pointer``, and nothing else."""
     inner = _pointer_of(pointer, at)
+
+    def wanted(v) -> bool:
+        return _inside(inner, v.at) and not _all_roles(v.slot, skip_roles)
+
     for _ in range(MAX_STEPS):
-        built, evaluation = _evaluate(with_selection(force, pointer, doc))
-        unmet = [v for v in evaluation.violations() if v.kind == "min" and v.slot is not None
-                 and _inside(inner, v.at) and not _all_roles(v.slot, skip_roles)]
-        if not unmet:
+        edited = with_selection(force, pointer, doc)
+        built, evaluation = _evaluate(edited)
+        # The first unmet minimum only (the evaluator stops there), as the whole check would list it first.
+        v = evaluation.first_unmet_minimum(wanted)
+        if v is None:
+            # Nothing more to fill: this is the force as it will be saved, evaluated and not changed since; the
+            # check of the saved list may take it (kept.take) rather than evaluate it again.
+            kept.keep(edited, built, evaluation)
             break
-        v = unmet[0]
         slot = _default_for(evaluation, v) or _cheapest_for(evaluation, v, v.at, points)
         if slot is None:
             break
