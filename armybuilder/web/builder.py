@@ -190,12 +190,6 @@ class BoxView:
     def unit_choices(self):
         return [c for c in self.choices if not c.is_formation]
 
-    @property
-    def choices_key(self) -> str:
-        """What the box offers, as text (its choices' repr, kept when the builder has it): the page draws the
-        buttons of each distinct set of choices once ({% memo %})."""
-        return self.choices_repr if self.choices_repr is not None else repr(self.choices)
-
     @cached_property
     def digest(self) -> str:
         """What the box shows (its units with their choices and problems, what can be picked), as a short
