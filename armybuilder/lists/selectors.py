@@ -30,13 +30,15 @@ class DbCatalog:
             "revision", flat=True))
 
 
-def army_lists_visible_to(user, session_key: str | None = None):
-    """Lists a user may open: their own, and their session's drafts. Shared lists are reached by token only."""
+def army_lists_visible_to(user, session_key: str | None = None, *, lists=None):
+    """Lists a user may open: their own, and their session's drafts. Shared lists are reached by token only.
+    ``lists``: the query to filter (all lists when None)."""
+    lists = ArmyList.objects.all() if lists is None else lists
     if user is not None and user.is_authenticated:
-        return ArmyList.objects.filter(owner=user)
+        return lists.filter(owner=user)
     if session_key:
-        return ArmyList.objects.filter(owner__isnull=True, session_key=session_key)
-    return ArmyList.objects.none()
+        return lists.filter(owner__isnull=True, session_key=session_key)
+    return lists.none()
 
 
 _LIST_QUERIES: dict[bool, object] = {}
@@ -62,13 +64,7 @@ def army_list_get_for_user(*, user, public_id, session_key: str | None = None,
     """The list, or 404 whether it is missing or someone else's (the two must look the same). ``newer_revision``:
     with the key of the current revision of its book when that is newer than the list's (None when it is not), in
     the same query, for revisions.newer_revision (the builder asks on every answer)."""
-    # The filters army_lists_visible_to makes, on the query built once.
-    if user is not None and user.is_authenticated:
-        lists = _list_query(newer_revision).filter(owner=user)
-    elif session_key:
-        lists = _list_query(newer_revision).filter(owner__isnull=True, session_key=session_key)
-    else:
-        raise Http404("No such list.")
+    lists = army_lists_visible_to(user, session_key, lists=_list_query(newer_revision))
     try:
         # get(), not first(): the public id is unique, and get() leaves out the ORDER BY first() adds (the model's
         # ordering), which the database need not sort and Django need not compile on every builder request.
