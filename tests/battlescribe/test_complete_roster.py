@@ -8,7 +8,7 @@ import pytest
 from armybuilder.interchange.battlescribe import map_library
 from armybuilder.rules.battlescribe.catalogue import Catalogue
 from armybuilder.rules.battlescribe.evaluate import Evaluation
-from armybuilder.rules.battlescribe.offers import MAX_STEPS, _cheapest_for, as_draft, complete_roster
+from armybuilder.rules.battlescribe.offers import MAX_STEPS, _cheapest_for, add_one, as_draft, complete_roster
 from armybuilder.rules.battlescribe.tree import ForceScope, Roster, Sel
 
 
@@ -28,14 +28,7 @@ def _plain_complete(roster: Roster, points: str) -> tuple[Evaluation, bool]:
         slot = _cheapest_for(evaluation, v, v.at, points)
         if slot is None:
             return evaluation, False
-        container = v.at
-        force = container if isinstance(container, ForceScope) else container.force
-        same = next((c for c in container.children if c.slot is slot), None)
-        if same is not None and not force.catalogue.layout(slot.entry).slots:
-            same.number += 1
-        else:
-            container.children.append(Sel(slot=slot, number=1, force=force,
-                                          parent=None if isinstance(container, ForceScope) else container))
+        add_one(v.at, slot)  # the step itself is not what differs between the two ways
         evaluation = Evaluation(roster)
     return evaluation, False
 

@@ -143,16 +143,21 @@ def complete_roster(roster: Roster, *, points: str, max_steps: int = MAX_STEPS, 
         slot = _cheapest_for(evaluation, v, v.at, points)
         if slot is None:
             return evaluation, False
-        container = v.at
-        force = container if isinstance(container, ForceScope) else container.force
-        same = next((c for c in container.children if c.slot is slot), None)
-        if same is not None and not force.catalogue.layout(slot.entry).slots:
-            same.number += 1
-        else:
-            container.children.append(Sel(slot=slot, number=1, force=force,
-                                          parent=None if isinstance(container, ForceScope) else container))
+        add_one(v.at, slot)
         evaluation = Evaluation(roster)
     return evaluation, False
+
+
+def add_one(container: ForceScope | Sel, slot: Slot) -> None:
+    """One more of ``slot`` in ``container``, in place: the count of a selection of it already there goes up when
+    it holds nothing below (a new selection when it does, as each copy has its own choices)."""
+    force = container if isinstance(container, ForceScope) else container.force
+    same = next((c for c in container.children if c.slot is slot), None)
+    if same is not None and not force.catalogue.layout(slot.entry).slots:
+        same.number += 1
+    else:
+        container.children.append(Sel(slot=slot, number=1, force=force,
+                                      parent=None if isinstance(container, ForceScope) else container))
 
 
 def as_draft(roster: Roster) -> dict:
