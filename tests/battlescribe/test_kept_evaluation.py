@@ -32,13 +32,19 @@ def taken(monkeypatch):
     kept.forget()
 
 
-def test_the_saved_list_s_check_reuses_the_pick_s_evaluation(library_in_db, db, player, taken):  # noqa: F811
-    army = army_of(player, 1)
+def _picked_force(owner):
+    """A list with one unit picked (the pick keeps its evaluation), read back from the database: a force of its
+    own, equal to the one the pick evaluated."""
+    army = army_of(owner, 1)
     kept.forget()
     company = army.formations.get()
     s.army_list_pick_unit(army_list=army, list_formation=company, box_code=GREY[0], unit_code=GREY[1])
     army.refresh_from_db()
-    force = army_list_force(army)  # read back from the database: a force of its own, equal to the one evaluated
+    return army_list_force(army)
+
+
+def test_the_saved_list_s_check_reuses_the_pick_s_evaluation(library_in_db, db, player, taken):  # noqa: F811
+    force = _picked_force(player)
     report = check(force)
     assert taken and taken[-1] is not None
     assert report.context.evaluation is taken[-1][1]
@@ -52,12 +58,7 @@ def test_the_saved_list_s_check_reuses_the_pick_s_evaluation(library_in_db, db, 
 
 
 def test_a_changed_force_is_not_reused(library_in_db, db, player, taken):  # noqa: F811
-    army = army_of(player, 1)
-    kept.forget()
-    company = army.formations.get()
-    s.army_list_pick_unit(army_list=army, list_formation=company, box_code=GREY[0], unit_code=GREY[1])
-    army.refresh_from_db()
-    force = army_list_force(army)
+    force = _picked_force(player)
     # One unit fewer than the pick evaluated: not the same force, so evaluated afresh.
     formation = force.formations[0]
     fewer = dataclasses.replace(force, formations=(dataclasses.replace(formation, units=formation.units[:-1]),))
