@@ -8,6 +8,7 @@ from handbooks import models as m
 from handbooks.loader.check import SystemInfo, check_handbook_references, check_schema
 from handbooks.loader.parse import parse_file
 from handbooks.loader.problems import HandbookDataError, LoadProblem, capped
+from handbooks.loader.rows import KeyReserver
 from handbooks.loader.write import content_hash, extend_system, write_handbook, write_system
 
 DATA_SUFFIXES = {".yaml", ".yml", ".json"}
@@ -101,6 +102,57 @@ def handbook_document_load(doc, source: str, *, source_kind: str = "file", diges
         result.status = "revised" if had_any else "created"
         result.revision = handbook.revision
     return result
+
+
+def handbook_documents_load(documents: list[tuple[dict, str, str | None]], *, system_code: str,
+                            source_kind: str, info: SystemInfo | None = None) -> list[FileResult]:
+    """Check and write many handbook documents made by our own importer (``generated``, see
+    :func:`handbook_document_load`), all of game system ``system_code``, in the caller's transaction: each
+    (document, source, digest) gets its result, in order. A caller that must write all or nothing rolls
+    back when any failed.
+
+    What one book at a time would ask again and again is asked once: the system is locked once, the books'
+    revisions are read with one query, and the books' keys are reserved with one query per table (on
+    SQLite; see :class:`~handbooks.loader.rows.KeyReserver`). A document with a revision of its own goes
+    through :func:`handbook_document_load`."""
+    system = m.GameSystem.objects.select_for_update().filter(code=system_code).first()
+    if info is None or info.code != system_code:
+        info = system_info(system_code)
+    revisions: dict[str, list] = {}  # code -> [latest revision, current revision, its content hash]
+    if system is not None:
+        rows = m.Handbook.objects.filter(system=system, code__in=[doc.get("code") for doc, _, _ in documents])
+        for code, revision, current, digest in rows.values_list("code", "revision", "is_current", "content_hash"):
+            known = revisions.setdefault(code, [0, None, None])
+            known[0] = max(known[0], revision)
+            if current:
+                known[1:] = [revision, digest]
+    reserver = KeyReserver()
+    results = []
+    for doc, source, digest in documents:
+        if system is None or doc.get("system") != system_code or doc.get("revision") is not None:
+            results.append(handbook_document_load(doc, source, source_kind=source_kind, digest=digest,
+                                                  generated=True, info=info))
+            continue
+        result = FileResult(source=source)
+        results.append(result)
+        problems = check_handbook_references(doc, source, info)
+        if problems:
+            result.status, result.problems = "failed", capped(problems)
+            continue
+        result.kind, result.code = doc["kind"], doc["code"]
+        digest = digest or content_hash(doc)
+        latest, current, current_digest = revisions.get(doc["code"], (0, None, None))
+        if current is not None and current_digest == digest:
+            result.status, result.revision = "unchanged", current
+            continue
+        with transaction.atomic():
+            handbook = write_handbook(doc, system=system, source=source, source_kind=source_kind, digest=digest,
+                                      keys=info, revision=latest + 1, retire_current=current is not None,
+                                      reserver=reserver)
+        revisions[doc["code"]] = [handbook.revision, handbook.revision, digest]
+        result.status = "revised" if latest else "created"
+        result.revision = handbook.revision
+    return results
 
 
 def handbook_system_extend(doc, source: str) -> FileResult:

@@ -12,7 +12,7 @@ from django.db.models import Max
 from handbooks import models as m
 
 from .check import SystemInfo, box_limits
-from .rows import Table, insert_pairs, insert_rows, reserve_keys
+from .rows import KeyReserver, Table, insert_pairs, insert_rows
 
 
 def content_hash(doc: dict) -> str:
@@ -135,18 +135,23 @@ def _keyless(model) -> Table:
     return Table(model, with_key=False)
 
 
-def _insert(model, rows: list[dict], keys: list[int] | None = None) -> list[int]:
-    return insert_rows(_table(model), rows, keys)
-
-
 def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind: str = "file",
-                   digest: str | None = None, keys: SystemInfo | None = None) -> m.Handbook:
+                   digest: str | None = None, keys: SystemInfo | None = None, revision: int | None = None,
+                   retire_current: bool = True, reserver: KeyReserver | None = None) -> m.Handbook:
     """Create a new revision of the handbook described by ``doc`` (already checked).
 
     Every table is written with one insert whatever its number of rows, keys reserved up front
     (:mod:`.rows`): the number of queries does not grow with the size of the book. ``keys``: the system's
-    nations and profile types with their keys, when the caller read them (once for many books)."""
+    nations and profile types with their keys, when the caller read them (once for many books). A caller
+    that read the book's revisions itself says its new ``revision`` (else the document's, else the next
+    one) and whether there is a current one to retire (``retire_current``). ``reserver``: the transaction's
+    key reserver, when it writes many books."""
     digest = digest or content_hash(doc)
+    reserver = reserver or KeyReserver()
+
+    def _insert(model, rows: list[dict], keys: list[int] | None = None) -> list[int]:
+        return insert_rows(_table(model), rows, keys, reserver)
+
     if keys is not None and keys.code == system.code and keys.nation_keys is not None \
             and keys.profile_type_keys is not None:
         nations, ptypes = keys.nation_keys, keys.profile_type_keys
@@ -155,8 +160,9 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
         ptypes = dict(system.profile_types.values_list("code", "pk"))
 
     previous = m.Handbook.objects.filter(system=system, code=doc["code"])
-    revision = doc.get("revision") or (previous.aggregate(r=Max("revision"))["r"] or 0) + 1
-    previous.filter(is_current=True).update(is_current=False)
+    revision = revision or doc.get("revision") or (previous.aggregate(r=Max("revision"))["r"] or 0) + 1
+    if retire_current:
+        previous.filter(is_current=True).update(is_current=False)
 
     handbook = m.Handbook.objects.create(
         system=system, code=doc["code"], revision=revision, name=doc["name"], nation_id=nations[doc["nation"]],
@@ -185,7 +191,7 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
     variants_of = lambda d: [variant_by_code[c] for c in d.get("variants", ())]  # noqa: E731
 
     unit_docs = doc.get("units", [])
-    unit_keys = reserve_keys(m.UnitEntry, len(unit_docs))
+    unit_keys = reserver.reserve(m.UnitEntry, len(unit_docs))
     unit_by_code = {u["code"]: k for u, k in zip(unit_docs, unit_keys, strict=False)}
     units = []
     for order, u in enumerate(unit_docs):

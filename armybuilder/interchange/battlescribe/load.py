@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from handbooks.models import Handbook
-from handbooks.services import handbook_document_load, handbook_system_extend, system_info
+from handbooks.services import handbook_documents_load, handbook_system_extend, system_info
 
 from .report import CatalogueReport, ImportReport
 
@@ -51,16 +51,15 @@ def load_documents(system_doc: dict, documents: list[tuple[CatalogueReport, dict
                 report.system.load_problems = [str(p) for p in result.problems]
             if not result.ok:
                 raise _RollBack
-            failed = False
             info = system_info(system_doc["code"])  # the system as extended above, read once for every book
-            for rep, doc in documents:
-                result = handbook_document_load(doc, rep.source, source_kind="battlescribe", generated=True,
-                                                digest=doc.get("extra", {}).get("battlescribe", {}).get("source_hash"),
-                                                info=info)
+            results = handbook_documents_load(
+                [(doc, rep.source, doc.get("extra", {}).get("battlescribe", {}).get("source_hash"))
+                 for rep, doc in documents],
+                system_code=system_doc["code"], source_kind="battlescribe", info=info)
+            for (rep, _), result in zip(documents, results, strict=True):
                 rep.status = result.status
                 rep.load_problems = [str(p) for p in result.problems]
-                failed |= not result.ok
-            if failed:
+            if not all(result.ok for result in results):
                 raise _RollBack
     except _RollBack:
         for rep in report.all_reports():
