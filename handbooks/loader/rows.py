@@ -62,6 +62,7 @@ class _Boolean:
 
 
 _MISSING = object()
+_NONE = type(None)
 _EXACT = {_text: str, _integer: int}  # converters that hand a value of this very class back unchanged
 
 
@@ -110,8 +111,12 @@ class Table:
             fields = [by_name[c] for c in columns]
         self.model, self.with_key = model, with_key
         self.names = [f.attname for f in fields]
-        db_columns = ([meta.pk.column] if with_key else []) + [f.column for f in fields]
-        self.sql = insert_sql(meta.db_table, db_columns)
+        self.db_columns = ([meta.pk.column] if with_key else []) + [f.column for f in fields]
+        self.sql = insert_sql(meta.db_table, self.db_columns)
+        self._sql_without: dict[tuple[int, ...], str] = {}  # kept columns -> the statement writing only them
+        # Columns that are NULL when left out of an INSERT (no default in the database), by position.
+        self._nullable = frozenset(i + with_key for i, f in enumerate(fields)
+                                   if f.null and f.db_default is models.NOT_PROVIDED)
         self.fields = fields
         self.converters = [_converter(f) for f in fields]
         # A column the row does not give takes the field's default (as a model instance would), converted once.
@@ -146,6 +151,34 @@ class Table:
     def rows(self, values: list[dict], keys: list[int] | None = None) -> list[tuple]:
         """Many rows as :meth:`row` makes each, with its key first when ``keys`` are given; converted column
         by column, and a column whose values are all of the class it takes is not looked at value by value."""
+        columns = self._columns(values, keys)
+        return list(zip(*columns, strict=True)) if columns else []
+
+    def statement(self, values: list[dict], keys: list[int] | None = None) -> tuple[str, list[tuple]]:
+        """The statement that inserts these rows and its parameters. On SQLite a column that is NULL in every
+        row is left out of it (it is NULL by default): the driver binds None only after looking for an
+        adapter for it, which costs more than the rest of the value's way into the table."""
+        columns = self._columns(values, keys)
+        if not columns:
+            return self.sql, []
+        if connection.vendor != "sqlite":
+            return self.sql, list(zip(*columns, strict=True))
+        nullable = self._nullable
+        kept = tuple(i for i, column in enumerate(columns)
+                     if not (column[0] is None and i in nullable and set(map(type, column)) == {_NONE}))
+        if not kept or len(kept) == len(columns):
+            return self.sql, list(zip(*columns, strict=True))
+        sql = self._sql_without.get(kept)
+        if sql is None:
+            sql = self._sql_without[kept] = insert_sql(self.model._meta.db_table, [self.db_columns[i] for i in kept])
+        return sql, list(zip(*(columns[i] for i in kept), strict=True))
+
+    def _columns(self, values: list[dict], keys: list[int] | None) -> list:
+        """The rows' parameters as columns (the key column first when ``keys`` are given)."""
+        if keys is not None and len(keys) != len(values):
+            raise ValueError(f"{len(values)} rows but {len(keys)} keys")
+        if not values:
+            return []
         every = self._every
         try:
             if every is None:
@@ -153,20 +186,17 @@ class Table:
             made = list(map(every, values))
         except KeyError:  # a row that leaves columns out (or a table of one column): row by row
             made = [self.row(v) for v in values]
-            return [(key, *row) for key, row in zip(keys, made, strict=True)] if keys is not None else made
-        if not made:
-            return []
-        columns: list = list(zip(*made, strict=True))
-        for i, convert, exact in self._convert:
-            column = columns[i]
-            if exact is not None and set(map(type, column)) == {exact}:
-                continue
-            columns[i] = [v if v.__class__ is exact else convert(v) for v in column]
+            columns: list = list(zip(*made, strict=True))
+        else:
+            columns = list(zip(*made, strict=True))
+            for i, convert, exact in self._convert:
+                column = columns[i]
+                if exact is not None and set(map(type, column)) == {exact}:
+                    continue
+                columns[i] = [v if v.__class__ is exact else convert(v) for v in column]
         if keys is not None:
-            if len(keys) != len(made):
-                raise ValueError(f"{len(made)} rows but {len(keys)} keys")
             columns.insert(0, keys)
-        return list(zip(*columns, strict=True))
+        return columns
 
     def _row(self, values: dict) -> tuple:
         out = []
@@ -244,7 +274,7 @@ def insert_rows(table: Table, rows: list[dict], keys: list[int] | None = None,
         keys = (reserver.reserve if reserver is not None else reserve_keys)(table.model, len(rows))
     elif table.with_key and len(keys) != len(rows):
         raise ValueError(f"{len(rows)} rows but {len(keys)} keys")
-    _execute(table.sql, table.rows(rows, keys if table.with_key else None))
+    _execute(*table.statement(rows, keys if table.with_key else None))
     return keys
 
 

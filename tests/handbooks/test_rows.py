@@ -112,3 +112,37 @@ def test_booleans_are_sent_as_the_database_stores_them():
         assert params["independent"].__class__ is int
     else:
         assert (params["independent"], params["is_observer"]) == (True, False)
+
+
+def test_a_column_null_in_every_row_is_left_to_the_database_on_sqlite():
+    table = Table(m.UnitEntry)
+    values = [{"handbook_id": 1, "code": "a", "name": "A", "transport_capacity": None},
+              {"handbook_id": 1, "code": "b", "name": "B", "transport_capacity": None, "available_from": 1943}]
+    sql, params = table.statement(values, [5, 6])
+    columns = [c.strip('"`') for c in sql.split("(", 1)[1].split(")", 1)[0].split(", ")]
+    assert len(columns) == len(params[0])
+    written = [dict(zip(columns, row, strict=True)) for row in params]
+    full = [dict(zip(["id", *table.names], row, strict=True)) for row in table.rows(values, [5, 6])]
+    # Every value written is the one the full row has, and what is left out is NULL in every row.
+    assert all(w.items() <= f.items() for w, f in zip(written, full, strict=True))
+    left_out = set(full[0]) - set(columns)
+    assert all(f[c] is None for f in full for c in left_out)
+    if connection.vendor == "sqlite":
+        assert "transport_capacity" in left_out and "available_from" not in left_out
+    else:
+        assert not left_out
+
+
+def test_rows_written_without_their_null_columns_read_back_as_null():
+    from django.db import transaction
+
+    from handbooks.loader.rows import insert_rows
+
+    system = m.GameSystem.objects.create(code="sys", name="Sys")
+    nation = m.Nation.objects.create(system=system, code="n", name="N")
+    book = m.Handbook.objects.create(system=system, code="b", revision=1, name="B", nation=nation)
+    with transaction.atomic():
+        insert_rows(Table(m.UnitEntry), [{"handbook_id": book.pk, "code": "a", "name": "A",
+                                           "transport_capacity": None, "available_from": None}])
+    unit = m.UnitEntry.objects.get(code="a")
+    assert (unit.transport_capacity, unit.available_from, unit.observer_source_id) == (None, None, None)
