@@ -40,7 +40,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .catalogue import Catalogue, Entry, GroupSlot, Slot, teams_in_name
+from .catalogue import Catalogue, Entry, GroupSlot, Slot, is_transport, teams_in_name
 from .tree import ForceScope, Roster, Sel
 
 COMPARE = {
@@ -128,7 +128,7 @@ class Facts:
         self.teams = teams_in_name(self.name) if self.name_mods is None else None  # None: the name may change
         self.model = entry.type == "model"
         self.card = entry.role == "card"
-        self.transport = view.transport
+        self.transport = is_transport(entry, catalogue.profiles)
 
     def __reduce__(self):
         # A pickled catalogue (the shared game data cache) leaves what the evaluator worked out behind: it holds
