@@ -33,10 +33,13 @@ def _complete_comparing(cat: Catalogue, path: str, only=None) -> int:
     """Complete the formation at ``path`` one choice at a time (as offers.complete_roster does), asking both
     ways at each step; returns the number of steps."""
     roster = _alone(cat, path)
+    settled: set = set()  # the roster only grows: kept from step to step, as complete_roster does
     for step in range(400):
         expected = _as_the_whole_check_says(roster, only)
         found = Evaluation(roster).first_unmet_minimum(only)
         assert _same(found, expected), (path, step, found, expected)
+        resumed = Evaluation(roster).first_unmet_minimum(only, settled)
+        assert _same(resumed, expected), (path, step, resumed, expected)
         if expected is None:
             return step
         evaluation = Evaluation(roster)

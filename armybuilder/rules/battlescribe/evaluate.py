@@ -177,6 +177,7 @@ def facts(slot: Slot, catalogue: Catalogue) -> Facts:
     return made
 
 
+GROWING = frozenset({"parent", "parent-deep", "force", "force-deep", "roster", "roster-deep"})  # Check.fast counts
 NOTHING_HIDDEN: dict = {}  # read only: no child hidden where a layout is checked
 
 
@@ -215,12 +216,16 @@ class Plan:
     the same order whatever was chosen first."""
 
     __slots__ = ("empty", "hideable", "mins", "other_mins", "parent_max", "group_max", "other_max", "always", "watched",
-                 "free", "combos", "seats", "limits", "_own")
+                 "free", "combos", "seats", "limits", "_own", "steady")
 
     def __init__(self, checks, layout):
         self.empty = checks.empty
         self.hideable = checks.hideable
         self.mins = checks.mins
+        # Every minimum a plain count of selections (which adding selections can only raise, while what each
+        # counts as is fixed) against a value no modifier changes: once all are met, they stay met as the list
+        # grows (Evaluation.first_unmet_minimum, ``settled``).
+        self.steady = all(not c.modified and c.fast in GROWING for c in checks.mins)
         self.other_mins = tuple(c for c in checks.mins if c.fast != "parent")  # not counted among the children
         watched = {c.key for c in checks.mins if c.fast == "parent"}
         parent_max: dict = {}
@@ -359,6 +364,8 @@ class Evaluation:
         self.selections = selections
         ends = [start for _, start in spans[1:]] + [len(selections)]
         self._spans = [(force, start, end) for (force, start), end in zip(spans, ends, strict=True)]
+        # Whether a selection has category modifiers: what it counts as may then change with the rest of the list
+        self._keys_may_change = bool(moded)
         if moded:
             self._apply_category_modifiers(moded)
 
@@ -714,15 +721,22 @@ class Evaluation:
             self._violations = self._check()
         return self._violations
 
-    def first_unmet_minimum(self, only=None) -> Violation | None:
+    def first_unmet_minimum(self, only=None, settled: set | None = None) -> Violation | None:
         """The first violation :meth:`violations` lists that is an unmet minimum of an entry or group (``kind``
         "min" with a ``slot``) and that ``only(violation)`` lets through, or None: what completing a list asks
         at each step, found without checking the rest of the roster. The walk is the one :meth:`_check`
         makes and stops after the first node where such a minimum is broken; it leaves out the forces'
         category limits, whose violations have no slot (unless one could hide the minimum found, as the same
-        limit already reported: then the whole check decides)."""
+        limit already reported: then the whole check decides).
+
+        ``settled``, for a caller that asks again and again of one roster that only grows (selections added, or
+        their numbers raised, as complete_roster does), is the nodes found to report nothing whose minimums
+        stay met however the list grows (``Plan.steady``): they are left out of the walk, as they would add
+        nothing to it, and the nodes found so now are added. The set is the caller's, for that roster only."""
         if self._violations is not None:
             return next((v for v in self._violations if _wanted(v, only)), None)
+        if self._keys_may_change:
+            settled = None  # a category modifier may take a key away from a selection: a count may drop
         out: list[Violation] = []
         seen: set = set()
         looked = 0
@@ -731,15 +745,18 @@ class Evaluation:
         for force, start, end in self._spans:
             forces.append(force)
             catalogue = force.catalogue
-            self._check_container(force, force, plan(catalogue, catalogue.root_layout()), out, seen)
+            if settled is None or force not in settled:
+                self._check_settling(force, force, plan(catalogue, catalogue.root_layout()), out, seen, settled)
             found, looked = _first_wanted(out, looked, only)
             if found is None:
                 for sel in selections[start:end]:  # depth first, as _check
+                    if settled is not None and sel in settled:
+                        continue
                     slot = sel.slot
                     layout = slot.layout or catalogue.slot_layout(slot)
                     compiled = layout.plan or plan(catalogue, layout)
                     if not compiled.empty:
-                        self._check_container(sel, sel.force, compiled, out, seen)
+                        self._check_settling(sel, sel.force, compiled, out, seen, settled)
                         found, looked = _first_wanted(out, looked, only)
                         if found is not None:
                             break
@@ -749,6 +766,29 @@ class Evaluation:
                     return next((v for v in self.violations() if _wanted(v, only)), None)
                 return found
         return None
+
+    def _check_settling(self, node, force: ForceScope, compiled: Plan, out: list, seen: set, settled: set | None
+                        ) -> None:
+        """:meth:`_check_container`, adding ``node`` to ``settled`` (when given) if it reported nothing and every
+        minimum it has is steady and met: one skipped as hidden may be shown later, so it must be met."""
+        before = len(out)
+        self._check_container(node, force, compiled, out, seen)
+        if settled is None or len(out) != before or not compiled.steady:
+            return
+        for check in compiled.mins:
+            value = check.value
+            if value <= 0:
+                continue
+            fast = check.fast
+            if fast == "parent":
+                count = self.direct(node).get(check.key, 0)
+            elif fast == "parent-deep":
+                count = self._deep_count(node, check.fast_key)
+            else:
+                count = self._scope_counter(force, fast).get(check.fast_key, 0)
+            if count < value:
+                return
+        settled.add(node)
 
     def _check(self) -> list[Violation]:
         out: list[Violation] = []

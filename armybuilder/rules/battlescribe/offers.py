@@ -136,8 +136,9 @@ def complete_roster(roster: Roster, *, points: str, max_steps: int = MAX_STEPS, 
                     ) -> tuple[Evaluation, bool]:
     """:func:`complete` on an already bound roster, changed in place (no re-binding between steps)."""
     evaluation = Evaluation(roster)
+    settled: set = set()  # the roster only grows here: see Evaluation.first_unmet_minimum
     for _ in range(max_steps):
-        v = evaluation.first_unmet_minimum(only)
+        v = evaluation.first_unmet_minimum(only, settled)
         if v is None:
             return evaluation, True
         slot = _cheapest_for(evaluation, v, v.at, points)
