@@ -268,12 +268,12 @@ class Catalogue:
         """An entry or group by id, or the target of a link with the link merged over it."""
         node = self.node(ref)
         if node.get("k") != "link":
-            return Entry(node_id=ref, node=node, key=ref)
+            return Entry(ref, node, "", None, ref)
         target_id = str(node.get("target") or "")
         target = self.node(target_id)
         if target.get("k") not in ("entry", "group"):
             raise CatalogueError(f"link {ref!r} points at {target_id!r}, which is not an entry or a group")
-        return Entry(node_id=target_id, node=target, link_id=ref, link=node, key=ref)
+        return Entry(target_id, target, ref, node, ref)
 
     @cached_property
     def force_entries(self) -> tuple:
@@ -376,29 +376,33 @@ class Catalogue:
                 # for an entry that may never be chosen
                 continue
             view = self.view(entry)
-            constraints = view.constraints
             modded = {m.get("field") for m in view.by_kind.get("constraint", EMPTY)}
-            for c in constraints:
-                ctype = c.get("type")
-                scope = str(c.get("scope") or "")
-                children = bool(c.get("children"))
-                key = owner if is_group or c.get("shared") is False else entry.id
+            entry_id = entry.node_id
+            for c in view.constraints:
+                get = c.get  # each field read once: thousands of constraints are compiled per catalogue
+                ctype = get("type")
+                scope = str(get("scope") or "")
+                children = bool(get("children"))
+                percent = get("percent")
+                unshared = not is_group and get("shared") is False  # counts only what is chosen through this link
+                counted = owner if is_group or unshared else entry_id
+                wide = owner if unshared else entry_id  # a deep, force or roster count's key
                 fast, fast_key = "", None
-                plain = c.get("field") == "selections" and not c.get("percent") and not c.get("forces")
-                if plain and scope == "parent" and not children:
-                    fast = "parent"
-                elif plain and scope == "parent":
-                    fast = "parent-deep"
-                    fast_key = entry.id if is_group or c.get("shared") is not False else owner
-                elif plain and scope in ("force", "roster"):
-                    fast = scope + ("-deep" if children else "")
-                    fast_key = entry.id if is_group or c.get("shared") is not False else owner
-                check = Check(owner, c, str(c.get("id") or ""), ctype, scope, children, c.get("value", 0),
-                              c.get("id") in modded, key, fast, fast_key)
+                if get("field") == "selections" and not percent and not get("forces"):
+                    if scope == "parent":
+                        if children:
+                            fast, fast_key = "parent-deep", wide
+                        else:
+                            fast = "parent"
+                    elif scope in ("force", "roster"):
+                        fast, fast_key = (scope + "-deep" if children else scope), wide
+                cid = get("id")
+                check = Check(owner, c, str(cid or ""), ctype, scope, children, get("value", 0), cid in modded,
+                              counted, fast, fast_key)
                 if ctype == "min":
                     mins.append(check)
-                elif ctype == "max" and scope == "parent" and not children and not c.get("percent"):
-                    parent_max.setdefault(key, []).append(check)
+                elif ctype == "max" and scope == "parent" and not children and not percent:
+                    parent_max.setdefault(counted, []).append(check)
                 else:
                     others.append(check)
         hideable = set()
@@ -468,22 +472,24 @@ class Catalogue:
         calls itself: such a closure is a reference cycle, which only the cyclic collector would free)."""
         if depth > self.MAX_DEPTH:
             raise CatalogueError(f"groups nested deeper than {self.MAX_DEPTH} under {key or 'the root'}")
+        # What every slot made here shares is read once: layouts are made for every entry chosen or priced, each
+        # offering dozens of slots (positional arguments below for the same reason).
+        group_ids = tuple(g.entry.node_id for g in group_chain)
+        group_path = group_chain[-1].path if group_chain else ""
+        resolve = self.resolve
         for ref in ref_ids:
-            entry = self.resolve(ref)
-            chain = (*links, entry.link_id) if entry.link_id else links
-            if entry.is_group:
-                parent = group_chain[-1] if group_chain else None
-                group = GroupSlot(entry=entry, links=chain, path="::".join((*chain, entry.id)), parent=parent,
-                                  index=len(groups))
+            entry = resolve(ref)
+            link_id = entry.link_id
+            chain = (*links, link_id) if link_id else links
+            node_id = entry.node_id
+            path = "::".join((*chain, node_id))
+            if entry.node.get("k") == "group":
+                group = GroupSlot(entry, chain, path, group_chain[-1] if group_chain else None, [], len(groups))
                 groups.append(group)
                 self._visit(key, self.children(entry), chain, (*group_chain, group), depth + 1, slots, groups)
                 continue
-            ids = {entry.id, *chain}
-            for g in group_chain:
-                ids.add(g.entry.id)
-            slot = Slot(entry=entry, path="::".join((*chain, entry.id)), links=chain, groups=group_chain,
-                        group_path=group_chain[-1].path if group_chain else "", ids=frozenset(ids),
-                        index=len(slots))
+            slot = Slot(entry, path, chain, group_chain, group_path, frozenset((node_id, *chain, *group_ids)),
+                        len(slots))
             slots.append(slot)
             for g in group_chain:
                 g.slots.append(slot)
