@@ -741,12 +741,17 @@ class Evaluation:
         seen: set = set()
         looked = 0
         forces = []
+
+        def stop(v: Violation) -> bool:
+            return _wanted(v, only)
+
         selections = self.selections
         for force, start, end in self._spans:
             forces.append(force)
             catalogue = force.catalogue
             if settled is None or force not in settled:
-                self._check_settling(force, force, plan(catalogue, catalogue.root_layout()), out, seen, settled)
+                self._check_settling(force, force, plan(catalogue, catalogue.root_layout()), out, seen, settled,
+                                     stop)
             found, looked = _first_wanted(out, looked, only)
             if found is None:
                 for sel in selections[start:end]:  # depth first, as _check
@@ -756,7 +761,7 @@ class Evaluation:
                     layout = slot.layout or catalogue.slot_layout(slot)
                     compiled = layout.plan or plan(catalogue, layout)
                     if not compiled.empty:
-                        self._check_settling(sel, sel.force, compiled, out, seen, settled)
+                        self._check_settling(sel, sel.force, compiled, out, seen, settled, stop)
                         found, looked = _first_wanted(out, looked, only)
                         if found is not None:
                             break
@@ -767,12 +772,12 @@ class Evaluation:
                 return found
         return None
 
-    def _check_settling(self, node, force: ForceScope, compiled: Plan, out: list, seen: set, settled: set | None
-                        ) -> None:
+    def _check_settling(self, node, force: ForceScope, compiled: Plan, out: list, seen: set, settled: set | None,
+                        stop) -> None:
         """:meth:`_check_container`, adding ``node`` to ``settled`` (when given) if it reported nothing and every
         minimum it has is steady and met: one skipped as hidden may be shown later, so it must be met."""
         before = len(out)
-        self._check_container(node, force, compiled, out, seen)
+        self._check_container(node, force, compiled, out, seen, stop)
         if settled is None or len(out) != before or not compiled.steady:
             return
         for check in compiled.mins:
@@ -816,12 +821,14 @@ class Evaluation:
                 self._check_container(sel, sel.force, compiled, out, seen)
         return out
 
-    def _check_container(self, node, force: ForceScope, compiled: Plan, out: list, seen: set) -> None:
+    def _check_container(self, node, force: ForceScope, compiled: Plan, out: list, seen: set, stop=None) -> None:
         """Every constraint of every entry and group offered under ``node``, selected there or not, in the order
         the layout's checks were compiled (catalogue.checks). Minimums are always looked at; an entry's
         maximums only when it is chosen here (see _judge_check), a group's parent-scope maximum when one of
         it is; counts come from the watched keys of the children (``Plan``) or the scope's counters; a limit's
-        modifiers and visibility are worked out only when the plain count could break it."""
+        modifiers and visibility are worked out only when the plain count could break it. ``stop(violation)``
+        (first_unmet_minimum) ends the check at the first broken minimum it accepts: the walk ends there, and
+        nothing checked after it in the node could come before it in ``out``."""
         children = node.children
         if len(children) == 1:
             child = children[0]
@@ -831,7 +838,7 @@ class Evaluation:
             made = slot.facts
             if alone is not None and made is not None and child.keys is made.keys \
                     and alone[0] <= child.number <= alone[1]:
-                self._check_alone(node, child, seat, force, compiled, out, seen)
+                self._check_alone(node, child, seat, force, compiled, out, seen, stop)
                 return
         counts: dict = {}  # the watched keys among the children
         hidden_here = NOTHING_HIDDEN
@@ -868,6 +875,8 @@ class Evaluation:
                 count = self._check_count(check, node, force)
             if count < check.value or check.modified:
                 self._judge_check(check, count, node, force, hidden_here, out, seen, compiled)
+                if stop is not None and out and stop(out[-1]):
+                    return  # the first wanted minimum: all first_unmet_minimum asks
         for check in combo[2]:
             fast = check.fast
             if fast == "parent-deep":
@@ -880,7 +889,7 @@ class Evaluation:
                 self._judge_check(check, count, node, force, hidden_here, out, seen, compiled)
 
     def _check_alone(self, node, child: Sel, seat: tuple, force: ForceScope, compiled: Plan, out: list,
-                     seen: set) -> None:
+                     seen: set, stop=None) -> None:
         """:meth:`_check_container` for a node holding one selection whose number breaks no parent-scope limit
         (``Plan.seat``): what is left are its visibility, the minimums counted elsewhere and its maximums in
         other scopes."""
@@ -900,6 +909,8 @@ class Evaluation:
                 count = self._check_count(check, node, force)
             if count < check.value or check.modified:
                 self._judge_check(check, count, node, force, hidden_here, out, seen, compiled)
+                if stop is not None and out and stop(out[-1]):
+                    return  # the first wanted minimum: all first_unmet_minimum asks
         later = seat[2]
         if compiled.always:
             later = (*compiled.always, *later)
