@@ -766,8 +766,9 @@ class Evaluation:
                         if found is not None:
                             break
             if found is not None:
-                if any(_shadows(check, found) for f in forces if f.entry is not None
-                       for check in category_checks(f.catalogue, f.entry)):
+                key = (found.constraint, found.slot.entry.id if found.slot is not None else None)
+                if found.slot is not None and any(key in category_keys(f.catalogue, f.entry)
+                                                  for f in forces if f.entry is not None):
                     return next((v for v in self.violations() if _wanted(v, only)), None)
                 return found
         return None
@@ -1090,14 +1091,8 @@ def _first_wanted(out: list, start: int, only) -> tuple:
     return None, len(out)
 
 
-def _shadows(check: tuple, v: Violation) -> bool:
-    """Whether a force's category limit, broken, would be recorded under the same key as ``v`` (see _judge:
-    the constraint id and what it is on, a category's name there), so that the whole check leaves ``v`` out."""
-    _, c, _, _, _, name = check
-    return v.slot is not None and str(c.get("id") or "") == v.constraint and name == v.slot.entry.id
-
-
 _category_checks: weakref.WeakKeyDictionary[Catalogue, dict] = weakref.WeakKeyDictionary()
+_category_keys: weakref.WeakKeyDictionary[Catalogue, dict] = weakref.WeakKeyDictionary()
 _category_lock = threading.Lock()
 
 
@@ -1120,6 +1115,19 @@ def category_checks(catalogue: Catalogue, entry: Entry) -> tuple:
     found = tuple(out)
     with _category_lock:
         _category_checks.setdefault(catalogue, {})[entry.key] = found
+    return found
+
+
+def category_keys(catalogue: Catalogue, entry: Entry) -> frozenset:
+    """The keys a force of ``entry``'s category limits, broken, are recorded under (see _judge: the constraint
+    id and what it is on, a category's name there): a minimum recorded under one of them first is left out of
+    the whole check. Asked at every step of completing a list, so worked out once per catalogue and force entry."""
+    known = _category_keys.get(catalogue)
+    found = known.get(entry.key) if known is not None else None
+    if found is None:
+        found = frozenset((str(c.get("id") or ""), name) for _, c, _, _, _, name in category_checks(catalogue, entry))
+        with _category_lock:
+            _category_keys.setdefault(catalogue, {})[entry.key] = found
     return found
 
 
