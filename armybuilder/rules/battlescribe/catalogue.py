@@ -86,6 +86,11 @@ class Entry:
         return str(self.node.get("default") or "")
 
 
+def _has_kind(node: dict, kind: str) -> bool:
+    """Whether a node has a modifier of ``kind`` (as EntryView.by_kind files them)."""
+    return any(str(m.get("kind") or "") == kind for m in node.get("modifiers") or EMPTY)
+
+
 def _merged(entry: Entry, name: str) -> list:
     own = entry.node.get(name) or EMPTY
     linked = (entry.link or {}).get(name) or EMPTY
@@ -158,29 +163,39 @@ class Layout:
 class EntryView:
     """An entry's merged constraints, modifiers (also by kind), categories and costs, worked out once."""
 
-    __slots__ = ("constraints", "modifiers", "by_kind", "category_links", "category_ids", "costs", "may_hide",
-                 "transport")
+    __slots__ = ("constraints", "modifiers", "by_kind", "category_links", "category_ids", "costs", "may_hide")
 
-    def __init__(self, entry: Entry, profiles: dict | None = None):
-        self.constraints = tuple(_merged(entry, "constraints"))
-        self.modifiers = tuple(_merged(entry, "modifiers"))
-        by_kind: dict[str, list] = {}
-        for mod in self.modifiers:
-            by_kind.setdefault(str(mod.get("kind") or ""), []).append(mod)
-        self.by_kind = {k: tuple(v) for k, v in by_kind.items()}
+    def __init__(self, entry: Entry):
+        # Made for every entry a check or an offer reads, thousands per catalogue: the link's and the node's
+        # lists are read once each, and nothing is built for what an entry does not have.
+        node = entry.node
+        link = entry.link or {}
+        own, linked = node.get("constraints"), link.get("constraints")
+        self.constraints = (*(own or EMPTY), *linked) if linked else tuple(own or EMPTY)
+        own, linked = node.get("modifiers"), link.get("modifiers")
+        modifiers = self.modifiers = (*(own or EMPTY), *linked) if linked else tuple(own or EMPTY)
+        by_kind: dict = {}
+        if modifiers:
+            for mod in modifiers:
+                by_kind.setdefault(str(mod.get("kind") or ""), []).append(mod)
+            by_kind = {k: tuple(v) for k, v in by_kind.items()}
+        self.by_kind = by_kind
         # The link's categories come first: a primary category on the link wins.
-        self.category_links = (*((entry.link or {}).get("categories") or EMPTY),
-                               *(entry.node.get("categories") or EMPTY))
-        self.category_ids = frozenset(str(c.get("target")) for c in self.category_links if c.get("target"))
-        costs = dict(entry.node.get("costs") or {})
-        if entry.link and entry.link.get("costs") is not None:
-            costs.update(entry.link["costs"])
+        own, linked = node.get("categories"), link.get("categories")
+        categories = self.category_links = (*(linked or EMPTY), *(own or EMPTY)) if own or linked else EMPTY
+        self.category_ids = frozenset(str(c.get("target")) for c in categories if c.get("target")) \
+            if categories else frozenset()
+        costs = dict(node.get("costs") or {})
+        if link.get("costs") is not None:
+            costs.update(link["costs"])
         self.costs = costs  # read-only: callers copy
-        self.may_hide = entry.hidden or "hidden" in self.by_kind
-        # A Transport Attachment (a profile of that type, shown): a game unit of its own in Flames of War.
-        self.transport = any(
-            "transport" in str((profiles or {}).get(ref.get("profile"), {}).get("type_name", "")).lower()
-            and not ref.get("hidden") for ref in entry.node.get("info") or () if ref.get("profile"))
+        self.may_hide = entry.hidden or "hidden" in by_kind
+
+
+def is_transport(entry: Entry, profiles: dict) -> bool:
+    """A Transport Attachment (a profile of that type, shown): a game unit of its own in Flames of War."""
+    return any("transport" in str(profiles.get(ref.get("profile"), {}).get("type_name", "")).lower()
+               and not ref.get("hidden") for ref in entry.node.get("info") or () if ref.get("profile"))
 
 
 @dataclass(slots=True)  # not frozen: a frozen dataclass sets each field through object.__setattr__, five times
@@ -253,12 +268,12 @@ class Catalogue:
         """An entry or group by id, or the target of a link with the link merged over it."""
         node = self.node(ref)
         if node.get("k") != "link":
-            return Entry(node_id=ref, node=node, key=ref)
+            return Entry(ref, node, "", None, ref)
         target_id = str(node.get("target") or "")
         target = self.node(target_id)
         if target.get("k") not in ("entry", "group"):
             raise CatalogueError(f"link {ref!r} points at {target_id!r}, which is not an entry or a group")
-        return Entry(node_id=target_id, node=target, link_id=ref, link=node, key=ref)
+        return Entry(target_id, target, ref, node, ref)
 
     @cached_property
     def force_entries(self) -> tuple:
@@ -275,12 +290,18 @@ class Catalogue:
         key = (entry.key, entry.node_id)
         view = self._views.get(key)
         if view is None:
-            view = EntryView(entry, self.profiles)
+            view = EntryView(entry)
             self._views[key] = view
         return view
 
     def constraints(self, entry: Entry) -> tuple:
         return self.view(entry).constraints
+
+    def constraints_once(self, entry: Entry) -> tuple | list:
+        """:meth:`constraints` for a read made once per entry (a look-ahead over every entry a layout offers, most
+        never chosen): no merged view is made for it when there is none yet."""
+        view = self._views.get((entry.key, entry.node_id))
+        return view.constraints if view is not None else _merged(entry, "constraints")
 
     def modifiers(self, entry: Entry) -> tuple:
         return self.view(entry).modifiers
@@ -300,7 +321,13 @@ class Catalogue:
 
     def may_hide(self, entry: Entry) -> bool:
         """Whether the entry can ever be hidden: hidden in the data or by a modifier."""
-        return self.view(entry).may_hide
+        view = self._views.get((entry.key, entry.node_id))
+        if view is not None:
+            return view.may_hide
+        # Asked of every entry a layout offers when its checks are compiled, most of which are never chosen:
+        # read from the nodes rather than making a merged view for each.
+        return entry.hidden or _has_kind(entry.node, "hidden") or (entry.link is not None
+                                                                  and _has_kind(entry.link, "hidden"))
 
     def children(self, entry: Entry) -> list[str]:
         return [*(entry.node.get("children") or EMPTY), *((entry.link or {}).get("children") or EMPTY)]
@@ -344,37 +371,44 @@ class Catalogue:
         owners = [(g, True) for g in layout.groups] + [(s, False) for s in layout.slots]
         for owner, is_group in owners:
             entry = owner.entry
+            if not entry.node.get("constraints") and not (entry.link and entry.link.get("constraints")):
+                # most entries offered (options, sizes) have none: nothing to compile, and no merged view made
+                # for an entry that may never be chosen
+                continue
             view = self.view(entry)
-            constraints = view.constraints
-            if not constraints:
-                continue  # most entries offered (options, sizes) have none: nothing to compile
             modded = {m.get("field") for m in view.by_kind.get("constraint", EMPTY)}
-            for c in constraints:
-                ctype = c.get("type")
-                scope = str(c.get("scope") or "")
-                children = bool(c.get("children"))
-                key = owner if is_group or c.get("shared") is False else entry.id
+            entry_id = entry.node_id
+            for c in view.constraints:
+                get = c.get  # each field read once: thousands of constraints are compiled per catalogue
+                ctype = get("type")
+                scope = str(get("scope") or "")
+                children = bool(get("children"))
+                percent = get("percent")
+                unshared = not is_group and get("shared") is False  # counts only what is chosen through this link
+                counted = owner if is_group or unshared else entry_id
+                wide = owner if unshared else entry_id  # a deep, force or roster count's key
                 fast, fast_key = "", None
-                plain = c.get("field") == "selections" and not c.get("percent") and not c.get("forces")
-                if plain and scope == "parent" and not children:
-                    fast = "parent"
-                elif plain and scope == "parent":
-                    fast = "parent-deep"
-                    fast_key = entry.id if is_group or c.get("shared") is not False else owner
-                elif plain and scope in ("force", "roster"):
-                    fast = scope + ("-deep" if children else "")
-                    fast_key = entry.id if is_group or c.get("shared") is not False else owner
-                check = Check(owner, c, str(c.get("id") or ""), ctype, scope, children, c.get("value", 0),
-                              c.get("id") in modded, key, fast, fast_key)
+                if get("field") == "selections" and not percent and not get("forces"):
+                    if scope == "parent":
+                        if children:
+                            fast, fast_key = "parent-deep", wide
+                        else:
+                            fast = "parent"
+                    elif scope in ("force", "roster"):
+                        fast, fast_key = (scope + "-deep" if children else scope), wide
+                cid = get("id")
+                check = Check(owner, c, str(cid or ""), ctype, scope, children, get("value", 0), cid in modded,
+                              counted, fast, fast_key)
                 if ctype == "min":
                     mins.append(check)
-                elif ctype == "max" and scope == "parent" and not children and not c.get("percent"):
-                    parent_max.setdefault(key, []).append(check)
+                elif ctype == "max" and scope == "parent" and not children and not percent:
+                    parent_max.setdefault(counted, []).append(check)
                 else:
                     others.append(check)
         hideable = set()
+        groups_hide = {id(g): self.may_hide(g.entry) for g in layout.groups}
         for slot in layout.slots:
-            if self.may_hide(slot.entry) or any(self.may_hide(g.entry) for g in slot.groups):
+            if self.may_hide(slot.entry) or any(groups_hide[id(g)] for g in slot.groups):
                 hideable.add(id(slot))
         return LayoutChecks(tuple(mins), {k: tuple(v) for k, v in parent_max.items()}, tuple(others),
                             frozenset(hideable))
@@ -438,22 +472,24 @@ class Catalogue:
         calls itself: such a closure is a reference cycle, which only the cyclic collector would free)."""
         if depth > self.MAX_DEPTH:
             raise CatalogueError(f"groups nested deeper than {self.MAX_DEPTH} under {key or 'the root'}")
+        # What every slot made here shares is read once: layouts are made for every entry chosen or priced, each
+        # offering dozens of slots (positional arguments below for the same reason).
+        group_ids = tuple(g.entry.node_id for g in group_chain)
+        group_path = group_chain[-1].path if group_chain else ""
+        resolve = self.resolve
         for ref in ref_ids:
-            entry = self.resolve(ref)
-            chain = (*links, entry.link_id) if entry.link_id else links
-            if entry.is_group:
-                parent = group_chain[-1] if group_chain else None
-                group = GroupSlot(entry=entry, links=chain, path="::".join((*chain, entry.id)), parent=parent,
-                                  index=len(groups))
+            entry = resolve(ref)
+            link_id = entry.link_id
+            chain = (*links, link_id) if link_id else links
+            node_id = entry.node_id
+            path = "::".join((*chain, node_id))
+            if entry.node.get("k") == "group":
+                group = GroupSlot(entry, chain, path, group_chain[-1] if group_chain else None, [], len(groups))
                 groups.append(group)
                 self._visit(key, self.children(entry), chain, (*group_chain, group), depth + 1, slots, groups)
                 continue
-            ids = {entry.id, *chain}
-            for g in group_chain:
-                ids.add(g.entry.id)
-            slot = Slot(entry=entry, path="::".join((*chain, entry.id)), links=chain, groups=group_chain,
-                        group_path=group_chain[-1].path if group_chain else "", ids=frozenset(ids),
-                        index=len(slots))
+            slot = Slot(entry, path, chain, group_chain, group_path, frozenset((node_id, *chain, *group_ids)),
+                        len(slots))
             slots.append(slot)
             for g in group_chain:
                 g.slots.append(slot)

@@ -40,7 +40,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .catalogue import Catalogue, Entry, GroupSlot, Slot, teams_in_name
+from .catalogue import Catalogue, Entry, GroupSlot, Slot, is_transport, teams_in_name
 from .tree import ForceScope, Roster, Sel
 
 COMPARE = {
@@ -128,7 +128,7 @@ class Facts:
         self.teams = teams_in_name(self.name) if self.name_mods is None else None  # None: the name may change
         self.model = entry.type == "model"
         self.card = entry.role == "card"
-        self.transport = view.transport
+        self.transport = is_transport(entry, catalogue.profiles)
 
     def __reduce__(self):
         # A pickled catalogue (the shared game data cache) leaves what the evaluator worked out behind: it holds
@@ -177,6 +177,7 @@ def facts(slot: Slot, catalogue: Catalogue) -> Facts:
     return made
 
 
+GROWING = frozenset({"parent", "parent-deep", "force", "force-deep", "roster", "roster-deep"})  # Check.fast counts
 NOTHING_HIDDEN: dict = {}  # read only: no child hidden where a layout is checked
 
 
@@ -215,12 +216,16 @@ class Plan:
     the same order whatever was chosen first."""
 
     __slots__ = ("empty", "hideable", "mins", "other_mins", "parent_max", "group_max", "other_max", "always", "watched",
-                 "free", "combos", "seats", "limits", "_own")
+                 "free", "combos", "seats", "limits", "_own", "steady")
 
     def __init__(self, checks, layout):
         self.empty = checks.empty
         self.hideable = checks.hideable
         self.mins = checks.mins
+        # Every minimum a plain count of selections (which adding selections can only raise, while what each
+        # counts as is fixed) against a value no modifier changes: once all are met, they stay met as the list
+        # grows (Evaluation.first_unmet_minimum, ``settled``).
+        self.steady = all(not c.modified and c.fast in GROWING for c in checks.mins)
         self.other_mins = tuple(c for c in checks.mins if c.fast != "parent")  # not counted among the children
         watched = {c.key for c in checks.mins if c.fast == "parent"}
         parent_max: dict = {}
@@ -359,6 +364,8 @@ class Evaluation:
         self.selections = selections
         ends = [start for _, start in spans[1:]] + [len(selections)]
         self._spans = [(force, start, end) for (force, start), end in zip(spans, ends, strict=True)]
+        # Whether a selection has category modifiers: what it counts as may then change with the rest of the list
+        self._keys_may_change = bool(moded)
         if moded:
             self._apply_category_modifiers(moded)
 
@@ -714,41 +721,80 @@ class Evaluation:
             self._violations = self._check()
         return self._violations
 
-    def first_unmet_minimum(self, only=None) -> Violation | None:
+    def first_unmet_minimum(self, only=None, settled: set | None = None) -> Violation | None:
         """The first violation :meth:`violations` lists that is an unmet minimum of an entry or group (``kind``
         "min" with a ``slot``) and that ``only(violation)`` lets through, or None: what completing a list asks
         at each step, found without checking the rest of the roster. The walk is the one :meth:`_check`
         makes and stops after the first node where such a minimum is broken; it leaves out the forces'
         category limits, whose violations have no slot (unless one could hide the minimum found, as the same
-        limit already reported: then the whole check decides)."""
+        limit already reported: then the whole check decides).
+
+        ``settled``, for a caller that asks again and again of one roster that only grows (selections added, or
+        their numbers raised, as complete_roster does), is the nodes found to report nothing whose minimums
+        stay met however the list grows (``Plan.steady``): they are left out of the walk, as they would add
+        nothing to it, and the nodes found so now are added. The set is the caller's, for that roster only."""
         if self._violations is not None:
             return next((v for v in self._violations if _wanted(v, only)), None)
+        if self._keys_may_change:
+            settled = None  # a category modifier may take a key away from a selection: a count may drop
         out: list[Violation] = []
         seen: set = set()
         looked = 0
         forces = []
+
+        def stop(v: Violation) -> bool:
+            return _wanted(v, only)
+
         selections = self.selections
         for force, start, end in self._spans:
             forces.append(force)
             catalogue = force.catalogue
-            self._check_container(force, force, plan(catalogue, catalogue.root_layout()), out, seen)
+            if settled is None or force not in settled:
+                self._check_settling(force, force, plan(catalogue, catalogue.root_layout()), out, seen, settled,
+                                     stop)
             found, looked = _first_wanted(out, looked, only)
             if found is None:
                 for sel in selections[start:end]:  # depth first, as _check
+                    if settled is not None and sel in settled:
+                        continue
                     slot = sel.slot
                     layout = slot.layout or catalogue.slot_layout(slot)
                     compiled = layout.plan or plan(catalogue, layout)
                     if not compiled.empty:
-                        self._check_container(sel, sel.force, compiled, out, seen)
+                        self._check_settling(sel, sel.force, compiled, out, seen, settled, stop)
                         found, looked = _first_wanted(out, looked, only)
                         if found is not None:
                             break
             if found is not None:
-                if any(_shadows(check, found) for f in forces if f.entry is not None
-                       for check in category_checks(f.catalogue, f.entry)):
+                key = (found.constraint, found.slot.entry.id if found.slot is not None else None)
+                if found.slot is not None and any(key in category_keys(f.catalogue, f.entry)
+                                                  for f in forces if f.entry is not None):
                     return next((v for v in self.violations() if _wanted(v, only)), None)
                 return found
         return None
+
+    def _check_settling(self, node, force: ForceScope, compiled: Plan, out: list, seen: set, settled: set | None,
+                        stop) -> None:
+        """:meth:`_check_container`, adding ``node`` to ``settled`` (when given) if it reported nothing and every
+        minimum it has is steady and met: one skipped as hidden may be shown later, so it must be met."""
+        before = len(out)
+        self._check_container(node, force, compiled, out, seen, stop)
+        if settled is None or len(out) != before or not compiled.steady:
+            return
+        for check in compiled.mins:
+            value = check.value
+            if value <= 0:
+                continue
+            fast = check.fast
+            if fast == "parent":
+                count = self.direct(node).get(check.key, 0)
+            elif fast == "parent-deep":
+                count = self._deep_count(node, check.fast_key)
+            else:
+                count = self._scope_counter(force, fast).get(check.fast_key, 0)
+            if count < value:
+                return
+        settled.add(node)
 
     def _check(self) -> list[Violation]:
         out: list[Violation] = []
@@ -776,12 +822,14 @@ class Evaluation:
                 self._check_container(sel, sel.force, compiled, out, seen)
         return out
 
-    def _check_container(self, node, force: ForceScope, compiled: Plan, out: list, seen: set) -> None:
+    def _check_container(self, node, force: ForceScope, compiled: Plan, out: list, seen: set, stop=None) -> None:
         """Every constraint of every entry and group offered under ``node``, selected there or not, in the order
         the layout's checks were compiled (catalogue.checks). Minimums are always looked at; an entry's
         maximums only when it is chosen here (see _judge_check), a group's parent-scope maximum when one of
         it is; counts come from the watched keys of the children (``Plan``) or the scope's counters; a limit's
-        modifiers and visibility are worked out only when the plain count could break it."""
+        modifiers and visibility are worked out only when the plain count could break it. ``stop(violation)``
+        (first_unmet_minimum) ends the check at the first broken minimum it accepts: the walk ends there, and
+        nothing checked after it in the node could come before it in ``out``."""
         children = node.children
         if len(children) == 1:
             child = children[0]
@@ -791,7 +839,7 @@ class Evaluation:
             made = slot.facts
             if alone is not None and made is not None and child.keys is made.keys \
                     and alone[0] <= child.number <= alone[1]:
-                self._check_alone(node, child, seat, force, compiled, out, seen)
+                self._check_alone(node, child, seat, force, compiled, out, seen, stop)
                 return
         counts: dict = {}  # the watched keys among the children
         hidden_here = NOTHING_HIDDEN
@@ -828,6 +876,8 @@ class Evaluation:
                 count = self._check_count(check, node, force)
             if count < check.value or check.modified:
                 self._judge_check(check, count, node, force, hidden_here, out, seen, compiled)
+                if stop is not None and out and stop(out[-1]):
+                    return  # the first wanted minimum: all first_unmet_minimum asks
         for check in combo[2]:
             fast = check.fast
             if fast == "parent-deep":
@@ -840,7 +890,7 @@ class Evaluation:
                 self._judge_check(check, count, node, force, hidden_here, out, seen, compiled)
 
     def _check_alone(self, node, child: Sel, seat: tuple, force: ForceScope, compiled: Plan, out: list,
-                     seen: set) -> None:
+                     seen: set, stop=None) -> None:
         """:meth:`_check_container` for a node holding one selection whose number breaks no parent-scope limit
         (``Plan.seat``): what is left are its visibility, the minimums counted elsewhere and its maximums in
         other scopes."""
@@ -860,6 +910,8 @@ class Evaluation:
                 count = self._check_count(check, node, force)
             if count < check.value or check.modified:
                 self._judge_check(check, count, node, force, hidden_here, out, seen, compiled)
+                if stop is not None and out and stop(out[-1]):
+                    return  # the first wanted minimum: all first_unmet_minimum asks
         later = seat[2]
         if compiled.always:
             later = (*compiled.always, *later)
@@ -1039,14 +1091,8 @@ def _first_wanted(out: list, start: int, only) -> tuple:
     return None, len(out)
 
 
-def _shadows(check: tuple, v: Violation) -> bool:
-    """Whether a force's category limit, broken, would be recorded under the same key as ``v`` (see _judge:
-    the constraint id and what it is on, a category's name there), so that the whole check leaves ``v`` out."""
-    _, c, _, _, _, name = check
-    return v.slot is not None and str(c.get("id") or "") == v.constraint and name == v.slot.entry.id
-
-
 _category_checks: weakref.WeakKeyDictionary[Catalogue, dict] = weakref.WeakKeyDictionary()
+_category_keys: weakref.WeakKeyDictionary[Catalogue, dict] = weakref.WeakKeyDictionary()
 _category_lock = threading.Lock()
 
 
@@ -1069,6 +1115,19 @@ def category_checks(catalogue: Catalogue, entry: Entry) -> tuple:
     found = tuple(out)
     with _category_lock:
         _category_checks.setdefault(catalogue, {})[entry.key] = found
+    return found
+
+
+def category_keys(catalogue: Catalogue, entry: Entry) -> frozenset:
+    """The keys a force of ``entry``'s category limits, broken, are recorded under (see _judge: the constraint
+    id and what it is on, a category's name there): a minimum recorded under one of them first is left out of
+    the whole check. Asked at every step of completing a list, so worked out once per catalogue and force entry."""
+    known = _category_keys.get(catalogue)
+    found = known.get(entry.key) if known is not None else None
+    if found is None:
+        found = frozenset((str(c.get("id") or ""), name) for _, c, _, _, _, name in category_checks(catalogue, entry))
+        with _category_lock:
+            _category_keys.setdefault(catalogue, {})[entry.key] = found
     return found
 
 

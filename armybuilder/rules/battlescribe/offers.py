@@ -136,8 +136,9 @@ def complete_roster(roster: Roster, *, points: str, max_steps: int = MAX_STEPS, 
                     ) -> tuple[Evaluation, bool]:
     """:func:`complete` on an already bound roster, changed in place (no re-binding between steps)."""
     evaluation = Evaluation(roster)
+    settled: set = set()  # the roster only grows here: see Evaluation.first_unmet_minimum
     for _ in range(max_steps):
-        v = evaluation.first_unmet_minimum(only)
+        v = evaluation.first_unmet_minimum(only, settled)
         if v is None:
             return evaluation, True
         slot = _cheapest_for(evaluation, v, v.at, points)
@@ -222,14 +223,14 @@ def required_below(evaluation: Evaluation, slot: Slot, container, points: str) -
 def _required_below(cat, layout, points: str) -> float:
     extra = 0.0
     for child in layout.slots:
-        low = sum(c.get("value", 0) for c in cat.constraints(child.entry)
+        low = sum(c.get("value", 0) for c in cat.constraints_once(child.entry)
                   if c.get("type") == "min" and c.get("scope") == "parent" and not c.get("modifiers"))
         if low > 0 and not child.groups and not child.entry.hidden:
             extra += low * cat.costs(child.entry).get(points, 0)
     for group in layout.groups:
         if group.parent is not None or group.entry.hidden:
             continue
-        low = max((c.get("value", 0) for c in cat.constraints(group.entry)
+        low = max((c.get("value", 0) for c in cat.constraints_once(group.entry)
                    if c.get("type") == "min" and c.get("scope") == "parent"), default=0)
         if low > 0:
             prices = [cat.costs(s.entry).get(points, 0) for s in group.slots if not s.entry.hidden]
