@@ -112,6 +112,9 @@ def test_a_catalogue_pickled_after_checks_checks_the_same(catalogue):
     before = broken(evaluate(catalogue, *company))
     assert before == [("max", "Combat Platoons", 2, 4), ("max", "Platoon A", 1, 2)]
     copy = pickle.loads(pickle.dumps(catalogue))
+    # Only the document is kept: what the checks worked out is worked out again (old shapes never come back).
+    assert catalogue._layouts and catalogue._views
+    assert (copy.doc, copy._layouts, copy._views) == (catalogue.doc, {}, {})
     assert broken(evaluate(copy, *company)) == before
     ev = evaluate(copy, sel("hq"), platoon_a(sel("a-up")))
     assert [ev.cost(s)["pts"] for s in ev.selections if ev.name(s) == "Platoon A"] == [7]

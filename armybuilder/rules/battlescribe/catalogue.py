@@ -257,6 +257,14 @@ class Catalogue:
         self._layouts: dict[str, Layout] = {}
         self._views: dict = {}
 
+    def __getstate__(self) -> dict:
+        # A pickled catalogue (the shared cache of handbook data) keeps its document only: layouts and views
+        # are worked out again on first use, so a deploy that changes their classes never unpickles old ones.
+        return {"doc": self.doc}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["doc"])  # type: ignore[misc]
+
     # -- nodes ------------------------------------------------------------------------------
     def node(self, node_id: str) -> dict:
         node = self.nodes.get(node_id)
