@@ -22,7 +22,7 @@ class Entry:
     reads them many times over. They are shared, so read them only (a list without a link is its node's own)."""
 
     __slots__ = ("node", "link", "catalogue_id", "id", "path", "name", "type", "is_group", "hidden", "constraints",
-                 "modifiers", "category_links", "costs", "primary_category", "categories", "children")
+                 "modifiers", "category_links", "costs", "primary_category", "categories", "children", "_limits")
 
     def __init__(self, node: Node, link: Node | None, catalogue_id: str):
         self.node = node  # the target (or the inline entry)
@@ -57,9 +57,15 @@ class Entry:
         else:  # most options have no categories
             self.primary_category = ""
             self.categories = _NO_CATEGORIES
+        self._limits: tuple[int | None, int | None] | None = None
 
     def limits(self) -> tuple[int | None, int | None]:
         """min/max selections in the parent, from the constraints (link ones win)."""
+        if self._limits is None:
+            self._limits = self._read_limits()
+        return self._limits
+
+    def _read_limits(self) -> tuple[int | None, int | None]:
         lo = hi = None
         for c in self.constraints:
             if c["field"] == "selections" and c["scope"] == "parent" and not c.get("percent"):
@@ -79,7 +85,8 @@ class Index:
         self.catalogues: dict[str, Catalogue] = {c.id: c for c in catalogues}
         self._visible: dict[str, list[Catalogue]] = {}
         self._entries: dict[tuple[Node, str], Entry | None] = {}
-        self._children: dict[Entry, tuple[tuple[Node, Entry | None], ...]] = {}
+        self._resolved: dict[Entry, tuple[tuple[Entry, ...], tuple[Node, ...]]] = {}
+        self._leaves: dict[Entry, tuple[tuple[Entry, ...], tuple[Node, ...]]] = {}
         constraint_ids = set(system.constraint_ids)
         for cat in catalogues:
             constraint_ids |= cat.constraint_ids
@@ -161,10 +168,36 @@ class Index:
             return None
         return Entry(target, node, cat_id)
 
-    def children(self, entry: Entry) -> tuple[tuple[Node, Entry | None], ...]:
-        found = self._children.get(entry)
+    def resolved(self, entry: Entry) -> tuple[tuple[Entry, ...], tuple[Node, ...]]:
+        """An entry's children as entries, and the links among them whose target cannot be found."""
+        found = self._resolved.get(entry)
         if found is None:
-            found = self._children[entry] = tuple((c, self.entry(c, entry.catalogue_id)) for c in entry.children)
+            children, missing = [], []
+            for node in entry.children:
+                child = self.entry(node, entry.catalogue_id)
+                if child is None:
+                    missing.append(node)
+                else:
+                    children.append(child)
+            found = self._resolved[entry] = (tuple(children), tuple(missing))
+        return found
+
+    def leaves(self, group: Entry) -> tuple[tuple[Entry, ...], tuple[Node, ...]]:
+        """The selection entries under a group, nested groups flattened, and the links met on the way whose
+        target cannot be found (in the order met)."""
+        found = self._leaves.get(group)
+        if found is None:
+            children, missing = self.resolved(group)
+            leaves: list[Entry] = []
+            dangling = list(missing)
+            for child in children:
+                if child.is_group:
+                    more, more_missing = self.leaves(child)
+                    leaves += more
+                    dangling += more_missing
+                else:
+                    leaves.append(child)
+            found = self._leaves[group] = (tuple(leaves), tuple(dangling))
         return found
 
     def profile(self, cat_id: str, ident: str) -> Profile | None:

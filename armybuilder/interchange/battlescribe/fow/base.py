@@ -38,10 +38,13 @@ class MapperBase:
         self.checked: set[int] = set()  # id() of entries whose modifiers/constraints were reported
         self.used_nodes: set[str] = set()
         self.reported_options: set[str] = set()
+        self.codes: dict[str, str] = {}  # BattleScribe id -> code (a unit's ids are met again in every box)
 
     # -- helpers --------------------------------------------------------
     def code(self, ident: str, what: str) -> str:
-        code = safe_code(ident)
+        code = self.codes.get(ident)
+        if code is None:
+            code = self.codes[ident] = safe_code(ident)
         if code != ident:
             self.report.warning(ident, what, f"id is not a valid code; stored as {code!r}")
         return code
@@ -76,22 +79,22 @@ class MapperBase:
             return bool(leaves) and all(self.is_card(e) for e in leaves)
         return False
 
-    def resolved_children(self, entry: Entry) -> list[Entry]:
-        out = []
-        for node, child in self.index.children(entry):
-            if child is None:
-                self.report.error(node.id, "entryLink", f"target {node.target_id!r} of {node.name!r} not found "
-                                  "in this catalogue, its linked catalogues or the game system")
-                continue
-            out.append(child)
-        return out
+    def resolved_children(self, entry: Entry) -> tuple[Entry, ...]:
+        children, missing = self.index.resolved(entry)
+        self.report_missing(missing)
+        return children
 
-    def leaves(self, group: Entry) -> list[Entry]:
+    def leaves(self, group: Entry) -> tuple[Entry, ...]:
         """Selection entries under a group, nested groups flattened."""
-        out = []
-        for child in self.resolved_children(group):
-            out.extend(self.leaves(child) if child.is_group else [child])
-        return out
+        leaves, missing = self.index.leaves(group)
+        self.report_missing(missing)
+        return leaves
+
+    def report_missing(self, links) -> None:
+        # Each look at a group says what it lacks (the report has always repeated them so).
+        for node in links:
+            self.report.error(node.id, "entryLink", f"target {node.target_id!r} of {node.name!r} not found "
+                              "in this catalogue, its linked catalogues or the game system")
 
     def limits(self, entry: Entry, *, root: bool = False) -> tuple[int | None, int | None]:
         lo = hi = None
@@ -187,12 +190,12 @@ class MapperBase:
             if ptype["applies_to"] == "card":
                 continue  # command card texts are not copied
             values = {}
-            for ch in p.characteristics:
-                if ch.type_id in ptype["characteristics"]:
-                    if ch.value:
-                        values[ch.type_id] = ch.value
+            for type_id, name, value in p.characteristics:
+                if type_id in ptype["characteristics"]:
+                    if value:
+                        values[type_id] = value
                 else:
-                    self.report.warning(p.id, "characteristic", f"{ch.name!r} is not a characteristic of "
+                    self.report.warning(p.id, "characteristic", f"{name!r} is not a characteristic of "
                                         f"{p.type_name!r}")
             docs.append({"type": p.type_id, "name": clean_name(p.name, p.type_name or "Profile"), "values": values})
             if p.modifiers:
