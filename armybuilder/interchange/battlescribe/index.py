@@ -7,6 +7,10 @@
   group, with an entry link merged over its target (the link's constraints,
   modifiers and category links are added to the target's; link costs, where
   given, replace the target's).
+
+An index remembers what it has looked up and the entries it has made (one
+import asks for each many times), so the catalogues must not change once
+indexed.
 """
 from __future__ import annotations
 
@@ -84,6 +88,7 @@ class Index:
         self.system = system
         self.catalogues: dict[str, Catalogue] = {c.id: c for c in catalogues}
         self._visible: dict[str, list[Catalogue]] = {}
+        self._found: dict[tuple[str, str], object] = {}  # the same info links are followed from many entries
         self._entries: dict[tuple[Node, str], Entry | None] = {}
         self._resolved: dict[Entry, tuple[tuple[Entry, ...], tuple[Node, ...]]] = {}
         self._leaves: dict[Entry, tuple[tuple[Entry, ...], tuple[Node, ...]]] = {}
@@ -131,6 +136,13 @@ class Index:
         return [(link.id, link.target_id) for link in cat.catalogue_links if link.target_id not in self.catalogues]
 
     def lookup(self, cat_id: str, ident: str):
+        key = (cat_id, ident)
+        found = self._found.get(key, self)
+        if found is self:  # not looked up yet (None is an answer: not found)
+            found = self._found[key] = self._find(cat_id, ident)
+        return found
+
+    def _find(self, cat_id: str, ident: str):
         for cat in self.visible(cat_id):
             found = cat.by_id.get(ident)
             if found is not None:

@@ -176,7 +176,8 @@ class MapperBase:
         codes = []
         for r in rules.values():
             code = self.code(r.id, "rule")
-            self.rules.setdefault(code, clean_name(r.name, "Rule"))
+            if code not in self.rules:  # the first name given for a code stays
+                self.rules[code] = clean_name(r.name, "Rule")
             codes.append(code)
         return codes
 
