@@ -245,7 +245,7 @@ class _Parser:
                 firsts[name] = child
             if name == "constraints":
                 n.constraints = [parse_constraint(c, self.numbers) for c in child]
-                self.constraint_ids.update(c["id"] for c in n.constraints)
+                self.constraint_ids.update([c["id"] for c in n.constraints])
             elif name in ("modifiers", "modifierGroups"):
                 continue  # read together below, in document order of the two lists
             elif name == "costs":
@@ -256,11 +256,11 @@ class _Parser:
                 for c in child:
                     cl = CategoryLink(c.get("id", ""), c.get("targetId", ""), flag(c.get("primary")),
                                       [parse_constraint(x, self.numbers) for x in _kids(c, "constraints")],
-                                      self.modifiers(c))
-                    self.constraint_ids.update(x["id"] for x in cl.constraints)
+                                      self.modifiers(c) if len(c) else [])
+                    self.constraint_ids.update([x["id"] for x in cl.constraints])
                     n.category_links.append(cl)
             elif name in ("selectionEntries", "selectionEntryGroups", "entryLinks", "forceEntries"):
-                n.children.extend(self.node(c) for c in child)
+                n.children += [self.node(c) for c in child]
             elif name == "profiles":
                 n.profiles = [self.profile(p) for p in child]
             elif name == "rules":
@@ -273,7 +273,7 @@ class _Parser:
                 n.unknown.append(name)
                 self.cat.unknown.append((n.id, name, f"{tag} {n.name!r}"))
         n.modifiers = self.modifiers(el, firsts=firsts)
-        if n.id and not n.is_link:
+        if n.id and n.tag != "entryLink":
             self.cat.by_id.setdefault(n.id, n)
         elif n.id:
             self.cat.links.setdefault(n.id, n)
