@@ -17,6 +17,8 @@ from .index import Index
 from .nodes import Catalogue, CategoryLink, InfoGroup, Node, Profile, Rule
 
 FORMAT = 1
+KINDS = {"selectionEntry": "entry", "selectionEntryGroup": "group", "entryLink": "link", "forceEntry": "force",
+         "categoryEntry": "category"}
 
 
 def _category_link(cl: CategoryLink) -> dict:
@@ -44,7 +46,7 @@ class _Builder:
     def profile(self, p: Profile) -> str:
         if p.id not in self.profiles:
             doc: dict = {"name": p.name, "type": p.type_id, "type_name": p.type_name,
-                         "values": [[c.type_id, c.name, c.value] for c in p.characteristics]}
+                         "values": [list(c) for c in p.characteristics]}
             if p.hidden:
                 doc["hidden"] = True
             if p.modifiers:
@@ -97,8 +99,7 @@ class _Builder:
     def add(self, node: Node, cat_id: str) -> str:
         if node.id in self.nodes:
             return node.id
-        kind = {"selectionEntry": "entry", "selectionEntryGroup": "group", "entryLink": "link",
-                "forceEntry": "force", "categoryEntry": "category"}.get(node.tag, node.tag)
+        kind = KINDS.get(node.tag, node.tag)
         doc: dict = {"k": kind, "name": node.name}
         self.nodes[node.id] = doc  # before the children: a node that reaches itself does not loop
         if kind == "entry":
@@ -125,15 +126,12 @@ class _Builder:
         role = self.roles.get(node.id)
         if role:
             doc["role"] = role
-        info: list = []
-        self.info(node, owner, info)
-        if info:
-            doc["info"] = info
-        children = []
-        for child in node.children:
-            if child.tag == "forceEntry":
-                continue
-            children.append(self.add(child, owner))
+        if node.profiles or node.rules or node.info_groups or node.info_links:
+            info: list = []
+            self.info(node, owner, info)
+            if info:
+                doc["info"] = info
+        children = [self.add(child, owner) for child in node.children if child.tag != "forceEntry"]
         if children:
             doc["children"] = children
         if kind == "link":

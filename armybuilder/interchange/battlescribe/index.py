@@ -7,105 +7,69 @@
   group, with an entry link merged over its target (the link's constraints,
   modifiers and category links are added to the target's; link costs, where
   given, replace the target's).
+
+An index remembers what it has looked up and the entries it has made (one
+import asks for each many times), so the catalogues must not change once
+indexed.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .nodes import Catalogue, CategoryLink, InfoGroup, Node, Profile, Rule
 
-
-class cached_property:  # noqa: N801 - used like functools.cached_property
-    """functools.cached_property without its lock (Python 3.11 takes one on every first read): an import
-    makes tens of thousands of entries, each read by one thread only."""
-
-    def __init__(self, func):
-        self.func, self.name, self.__doc__ = func, func.__name__, func.__doc__
-
-    def __set_name__(self, owner, name):
-        self.name = name
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self
-        value = obj.__dict__[self.name] = self.func(obj)  # found in the instance from now on
-        return value
+_NO_CATEGORIES: frozenset[str] = frozenset()
 
 
-@dataclass(eq=False)
 class Entry:
-    """A selection entry or group as a roster sees it (link merged over target)."""
+    """A selection entry or group as a roster sees it (link merged over target).
 
-    node: Node  # the target (or the inline entry)
-    link: Node | None
-    catalogue_id: str  # the catalogue it is used from (for lookups of its children)
-    prefix: str = ""  # path of enclosing links for ids ("a::b" roster style), without this entry
+    Made once per node and catalogue by :meth:`Index.entry`, with the merged fields worked out then: a mapping
+    reads them many times over. They are shared, so read them only (a list without a link is its node's own)."""
 
-    @property
-    def id(self) -> str:
-        return self.node.id
+    __slots__ = ("node", "link", "catalogue_id", "id", "path", "name", "type", "is_group", "hidden", "constraints",
+                 "modifiers", "category_links", "costs", "primary_category", "categories", "children", "_limits")
 
-    @property
-    def path(self) -> str:
-        """Roster-style entry id: ``link::target`` for a link, else the entry id."""
-        return f"{self.link.id}::{self.node.id}" if self.link else self.node.id
-
-    @property
-    def code(self) -> str:
-        return self.path
-
-    @property
-    def name(self) -> str:
-        return self.node.name or (self.link.name if self.link else "")
-
-    @property
-    def type(self) -> str:
-        return self.node.type if not self.node.is_group else "group"
-
-    @property
-    def is_group(self) -> bool:
-        return self.node.is_group
-
-    @property
-    def hidden(self) -> bool:
-        return self.node.hidden or bool(self.link and self.link.hidden)
-
-    @cached_property
-    def constraints(self) -> list[dict]:
-        return self.node.constraints + (self.link.constraints if self.link else [])
-
-    @cached_property
-    def modifiers(self) -> list[dict]:
-        return self.node.modifiers + (self.link.modifiers if self.link else [])
-
-    @cached_property
-    def category_links(self) -> list[CategoryLink]:
-        return (self.link.category_links if self.link else []) + self.node.category_links
-
-    @cached_property
-    def costs(self) -> dict[str, float]:
-        costs = dict(self.node.costs)
-        if self.link and self.link.has_costs:
-            costs.update(self.link.costs)
-        return costs
-
-    @property
-    def primary_category(self) -> str:
-        for cl in self.category_links:
-            if cl.primary:
-                return cl.target_id
-        return ""
-
-    @property
-    def categories(self) -> set[str]:
-        return {cl.target_id for cl in self.category_links}
-
-    @property
-    def children(self) -> list[Node]:
-        return self.node.children + ([c for c in self.link.children] if self.link else [])
+    def __init__(self, node: Node, link: Node | None, catalogue_id: str):
+        self.node = node  # the target (or the inline entry)
+        self.link = link
+        self.catalogue_id = catalogue_id  # the catalogue it is used from (for lookups of its children)
+        self.id = node.id
+        self.is_group = node.tag == "selectionEntryGroup"
+        self.type = "group" if self.is_group else node.type
+        self.category_links: list[CategoryLink]
+        self.costs: dict[str, float]
+        if link is None:
+            self.path = node.id  # roster-style entry id: ``link::target`` for a link
+            self.name = node.name
+            self.hidden = node.hidden
+            self.constraints: list[dict] = node.constraints
+            self.modifiers: list[dict] = node.modifiers
+            self.category_links = node.category_links
+            self.costs = node.costs
+            self.children: list[Node] = node.children
+        else:
+            self.path = f"{link.id}::{node.id}"
+            self.name = node.name or link.name
+            self.hidden = node.hidden or link.hidden
+            self.constraints = node.constraints + link.constraints
+            self.modifiers = node.modifiers + link.modifiers
+            self.category_links = link.category_links + node.category_links
+            self.costs = {**node.costs, **link.costs} if link.has_costs else node.costs
+            self.children = node.children + link.children
+        if self.category_links:
+            self.primary_category = next((cl.target_id for cl in self.category_links if cl.primary), "")
+            self.categories = frozenset([cl.target_id for cl in self.category_links])
+        else:  # most options have no categories
+            self.primary_category = ""
+            self.categories = _NO_CATEGORIES
+        self._limits: tuple[int | None, int | None] | None = None
 
     def limits(self) -> tuple[int | None, int | None]:
         """min/max selections in the parent, from the constraints (link ones win)."""
+        if self._limits is None:
+            self._limits = self._read_limits()
+        return self._limits
+
+    def _read_limits(self) -> tuple[int | None, int | None]:
         lo = hi = None
         for c in self.constraints:
             if c["field"] == "selections" and c["scope"] == "parent" and not c.get("percent"):
@@ -124,6 +88,10 @@ class Index:
         self.system = system
         self.catalogues: dict[str, Catalogue] = {c.id: c for c in catalogues}
         self._visible: dict[str, list[Catalogue]] = {}
+        self._found: dict[tuple[str, str], object] = {}  # the same info links are followed from many entries
+        self._entries: dict[tuple[Node, str], Entry | None] = {}
+        self._resolved: dict[Entry, tuple[tuple[Entry, ...], tuple[Node, ...]]] = {}
+        self._leaves: dict[Entry, tuple[tuple[Entry, ...], tuple[Node, ...]]] = {}
         constraint_ids = set(system.constraint_ids)
         for cat in catalogues:
             constraint_ids |= cat.constraint_ids
@@ -168,6 +136,13 @@ class Index:
         return [(link.id, link.target_id) for link in cat.catalogue_links if link.target_id not in self.catalogues]
 
     def lookup(self, cat_id: str, ident: str):
+        key = (cat_id, ident)
+        found = self._found.get(key, self)
+        if found is self:  # not looked up yet (None is an answer: not found)
+            found = self._found[key] = self._find(cat_id, ident)
+        return found
+
+    def _find(self, cat_id: str, ident: str):
         for cat in self.visible(cat_id):
             found = cat.by_id.get(ident)
             if found is not None:
@@ -188,17 +163,54 @@ class Index:
         return ""
 
     # -- entries --------------------------------------------------------
-    def entry(self, node: Node, cat_id: str, prefix: str = "") -> Entry | None:
-        """The entry a node stands for; None when a link's target cannot be found."""
-        if not node.is_link:
-            return Entry(node=node, link=None, catalogue_id=cat_id, prefix=prefix)
+    def entry(self, node: Node, cat_id: str) -> Entry | None:
+        """The entry a node stands for; None when a link's target cannot be found. The same node and
+        catalogue give the same Entry (an import asks for each one many times)."""
+        key = (node, cat_id)
+        found = self._entries.get(key, self)
+        if found is self:
+            found = self._entries[key] = self._make_entry(node, cat_id)
+        return found  # type: ignore[return-value]
+
+    def _make_entry(self, node: Node, cat_id: str) -> Entry | None:
+        if node.tag != "entryLink":
+            return Entry(node, None, cat_id)
         target = self.lookup(cat_id, node.target_id)
         if not isinstance(target, Node) or target.tag not in ("selectionEntry", "selectionEntryGroup"):
             return None
-        return Entry(node=target, link=node, catalogue_id=cat_id, prefix=prefix)
+        return Entry(target, node, cat_id)
 
-    def children(self, entry: Entry) -> list[tuple[Node, Entry | None]]:
-        return [(c, self.entry(c, entry.catalogue_id)) for c in entry.children]
+    def resolved(self, entry: Entry) -> tuple[tuple[Entry, ...], tuple[Node, ...]]:
+        """An entry's children as entries, and the links among them whose target cannot be found."""
+        found = self._resolved.get(entry)
+        if found is None:
+            children, missing = [], []
+            for node in entry.children:
+                child = self.entry(node, entry.catalogue_id)
+                if child is None:
+                    missing.append(node)
+                else:
+                    children.append(child)
+            found = self._resolved[entry] = (tuple(children), tuple(missing))
+        return found
+
+    def leaves(self, group: Entry) -> tuple[tuple[Entry, ...], tuple[Node, ...]]:
+        """The selection entries under a group, nested groups flattened, and the links met on the way whose
+        target cannot be found (in the order met)."""
+        found = self._leaves.get(group)
+        if found is None:
+            children, missing = self.resolved(group)
+            leaves: list[Entry] = []
+            dangling = list(missing)
+            for child in children:
+                if child.is_group:
+                    more, more_missing = self.leaves(child)
+                    leaves += more
+                    dangling += more_missing
+                else:
+                    leaves.append(child)
+            found = self._leaves[group] = (tuple(leaves), tuple(dangling))
+        return found
 
     def profile(self, cat_id: str, ident: str) -> Profile | None:
         p = self.lookup(cat_id, ident)

@@ -59,20 +59,13 @@ class CategoryLink:
 
 
 @dataclass(slots=True)
-class Characteristic:
-    type_id: str
-    name: str
-    value: str
-
-
-@dataclass(slots=True)
 class Profile:
     id: str
     name: str
     type_id: str
     type_name: str
     hidden: bool
-    characteristics: list[Characteristic]
+    characteristics: list[tuple[str, str, str]]  # (type id, name, value): a library has tens of thousands
     modifiers: list[dict]
     catalogue_id: str = ""
 

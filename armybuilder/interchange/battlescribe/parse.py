@@ -8,7 +8,6 @@ from .nodes import (
     Catalogue,
     CatalogueLink,
     CategoryLink,
-    Characteristic,
     CostType,
     InfoGroup,
     InfoLink,
@@ -58,45 +57,61 @@ def _firsts(el: Element) -> dict[str, Element]:
 
 
 def _query_flags(el: Element, out: dict) -> dict:
-    if not flag(el.get("shared"), True):
+    # Tens of thousands of queries, nearly all with BattleScribe's own "true"/"false": those are read here.
+    get = el.get
+    text = get("shared")
+    if text is not None and text != "true" and not flag(text, True):
         out["shared"] = False
-    if flag(el.get("includeChildSelections")):
+    text = get("includeChildSelections")
+    if text is not None and text != "false" and flag(text):
         out["children"] = True
-    if flag(el.get("includeChildForces")):
+    text = get("includeChildForces")
+    if text is not None and text != "false" and flag(text):
         out["forces"] = True
-    if flag(el.get("percentValue")):
+    text = get("percentValue")
+    if text is not None and text != "false" and flag(text):
         out["percent"] = True
     return out
 
 
-def parse_constraint(el: Element) -> dict:
-    return _query_flags(el, {"id": el.get("id", ""), "type": el.get("type", ""), "field": el.get("field", ""),
-                             "scope": el.get("scope", ""), "value": number(el.get("value"))})
+class _Numbers(dict):
+    """Numeric attributes read so far (a library repeats a few hundred values tens of thousands of times)."""
+
+    def __missing__(self, text: str | None) -> float | int:
+        value = self[text] = number(text)
+        return value
 
 
-def parse_condition(el: Element) -> dict:
-    return _query_flags(el, {"type": el.get("type", ""), "field": el.get("field", ""), "scope": el.get("scope", ""),
-                             "child": el.get("childId", ""), "value": number(el.get("value"))})
+def parse_constraint(el: Element, numbers: _Numbers) -> dict:
+    get = el.get
+    return _query_flags(el, {"id": get("id", ""), "type": get("type", ""), "field": get("field", ""),
+                             "scope": get("scope", ""), "value": numbers[get("value")]})
 
 
-def parse_repeat(el: Element) -> dict:
+def parse_condition(el: Element, numbers: _Numbers) -> dict:
+    get = el.get
+    return _query_flags(el, {"type": get("type", ""), "field": get("field", ""), "scope": get("scope", ""),
+                             "child": get("childId", ""), "value": numbers[get("value")]})
+
+
+def parse_repeat(el: Element, numbers: _Numbers) -> dict:
     out = {"field": el.get("field", ""), "scope": el.get("scope", ""), "child": el.get("childId", ""),
-           "value": number(el.get("value")), "repeats": int(number(el.get("repeats"), 1))}
+           "value": numbers[el.get("value")], "repeats": int(number(el.get("repeats"), 1))}
     if flag(el.get("roundUp")):
         out["round_up"] = True
     return _query_flags(el, out)
 
 
-def parse_condition_group(el: Element) -> dict:
-    return {el.get("type", "and"): _conditions_of(el)}
+def parse_condition_group(el: Element, numbers: _Numbers) -> dict:
+    return {el.get("type", "and"): _conditions_of(el, numbers)}
 
 
-def _conditions_of(el: Element, firsts: dict | None = None) -> list:
+def _conditions_of(el: Element, numbers: _Numbers, firsts: dict | None = None) -> list:
     firsts = _firsts(el) if firsts is None else firsts
     conditions, groups = firsts.get("conditions"), firsts.get("conditionGroups")
-    items = [parse_condition(c) for c in conditions] if conditions is not None else []
+    items = [parse_condition(c, numbers) for c in conditions] if conditions is not None else []
     if groups is not None:
-        items += [parse_condition_group(g) for g in groups]
+        items += [parse_condition_group(g, numbers) for g in groups]
     return items
 
 
@@ -114,6 +129,7 @@ class _Parser:
         self.characteristic_ids = characteristic_ids
         self.constraint_ids: set[str] = set()
         self.all_modifiers: list[dict] = []
+        self.numbers = _Numbers()
 
     # -- modifiers -------------------------------------------------------
     def field_kind(self, fld: str) -> str:
@@ -147,9 +163,10 @@ class _Parser:
 
     def modifier_group(self, g: Element, outer_when: list, outer_repeats: list) -> list[dict]:
         firsts = _firsts(g)
-        when = outer_when + _conditions_of(g, firsts)
+        when = outer_when + _conditions_of(g, self.numbers, firsts)
         own = firsts.get("repeats")
-        repeats = outer_repeats + [parse_repeat(r) for r in own] if own is not None else list(outer_repeats)
+        repeats = (outer_repeats + [parse_repeat(r, self.numbers) for r in own] if own is not None
+                   else list(outer_repeats))
         return self.modifiers(g, when, repeats, firsts)
 
     def modifier(self, m: Element, outer_when: list, outer_repeats: list) -> dict:
@@ -158,7 +175,7 @@ class _Parser:
         raw = m.get("value", "")
         value: float | bool | str
         if kind in ("cost", "constraint?"):
-            value = number(raw)
+            value = self.numbers[raw]
         elif kind == "hidden":
             value = flag(raw)
         else:
@@ -166,11 +183,12 @@ class _Parser:
         out: dict[str, Any] = {"type": m.get("type", ""), "field": fld, "kind": kind, "value": value}
         self.all_modifiers.append(out)
         firsts = _firsts(m) if len(m) else {}
-        when = _merge_when(outer_when, _conditions_of(m, firsts))
+        when = _merge_when(outer_when, _conditions_of(m, self.numbers, firsts))
         if when is not None:
             out["when"] = when
         own = firsts.get("repeats")
-        repeats = outer_repeats + [parse_repeat(r) for r in own] if own is not None else list(outer_repeats)
+        repeats = (outer_repeats + [parse_repeat(r, self.numbers) for r in own] if own is not None
+                   else list(outer_repeats))
         if repeats:
             out["repeats"] = repeats
         return out
@@ -179,7 +197,7 @@ class _Parser:
     def profile(self, el: Element) -> Profile:
         firsts = _firsts(el)
         found = firsts.get("characteristics")
-        chars = [Characteristic(c.get("typeId", ""), c.get("name", ""), (c.text or "").strip())
+        chars = [(c.get("typeId", ""), c.get("name", ""), (c.text or "").strip())
                  for c in found] if found is not None else []
         p = Profile(el.get("id", ""), el.get("name", ""), el.get("typeId", ""), el.get("typeName", ""),
                     flag(el.get("hidden")), chars, self.modifiers(el, firsts=firsts), self.cat.id)
@@ -197,8 +215,9 @@ class _Parser:
         return r
 
     def info_link(self, el: Element) -> InfoLink:
-        return InfoLink(el.get("id", ""), el.get("name", ""), el.get("targetId", ""), el.get("type", ""),
-                        flag(el.get("hidden")), self.modifiers(el))
+        get = el.get
+        return InfoLink(get("id", ""), get("name", ""), get("targetId", ""), get("type", ""), flag(get("hidden")),
+                        self.modifiers(el) if len(el) else [])  # most links are bare: no call for them
 
     def info_group(self, el: Element) -> InfoGroup:
         firsts = _firsts(el)
@@ -213,9 +232,10 @@ class _Parser:
     # -- entries ---------------------------------------------------------
     def node(self, el: Element) -> Node:
         tag = local(el.tag)
-        n = Node(tag=tag, id=el.get("id", ""), name=el.get("name", ""), type=el.get("type", ""),
-                 hidden=flag(el.get("hidden")), target_id=el.get("targetId", ""),
-                 default_id=el.get("defaultSelectionEntryId", ""), collective=flag(el.get("collective")),
+        get = el.get
+        n = Node(tag=tag, id=get("id", ""), name=get("name", ""), type=get("type", ""),
+                 hidden=flag(get("hidden")), target_id=get("targetId", ""),
+                 default_id=get("defaultSelectionEntryId", ""), collective=flag(get("collective")),
                  catalogue_id=self.cat.id)
         firsts: dict[str, Element] = {}
         for child in el:
@@ -224,22 +244,23 @@ class _Parser:
             if name not in firsts:
                 firsts[name] = child
             if name == "constraints":
-                n.constraints = [parse_constraint(c) for c in child]
-                self.constraint_ids.update(c["id"] for c in n.constraints)
+                n.constraints = [parse_constraint(c, self.numbers) for c in child]
+                self.constraint_ids.update([c["id"] for c in n.constraints])
             elif name in ("modifiers", "modifierGroups"):
                 continue  # read together below, in document order of the two lists
             elif name == "costs":
                 n.has_costs = True
                 for c in child:
-                    n.costs[c.get("typeId", "")] = number(c.get("value"))
+                    n.costs[c.get("typeId", "")] = self.numbers[c.get("value")]
             elif name == "categoryLinks":
                 for c in child:
                     cl = CategoryLink(c.get("id", ""), c.get("targetId", ""), flag(c.get("primary")),
-                                      [parse_constraint(x) for x in _kids(c, "constraints")], self.modifiers(c))
-                    self.constraint_ids.update(x["id"] for x in cl.constraints)
+                                      [parse_constraint(x, self.numbers) for x in _kids(c, "constraints")],
+                                      self.modifiers(c) if len(c) else [])
+                    self.constraint_ids.update([x["id"] for x in cl.constraints])
                     n.category_links.append(cl)
             elif name in ("selectionEntries", "selectionEntryGroups", "entryLinks", "forceEntries"):
-                n.children.extend(self.node(c) for c in child)
+                n.children += [self.node(c) for c in child]
             elif name == "profiles":
                 n.profiles = [self.profile(p) for p in child]
             elif name == "rules":
@@ -252,7 +273,7 @@ class _Parser:
                 n.unknown.append(name)
                 self.cat.unknown.append((n.id, name, f"{tag} {n.name!r}"))
         n.modifiers = self.modifiers(el, firsts=firsts)
-        if n.id and not n.is_link:
+        if n.id and n.tag != "entryLink":
             self.cat.by_id.setdefault(n.id, n)
         elif n.id:
             self.cat.links.setdefault(n.id, n)

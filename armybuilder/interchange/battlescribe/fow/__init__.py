@@ -8,7 +8,7 @@ Conventions (see docs/battlescribe-import.md for the full table):
 * units: every entry offered in a box; the "Unit Size"/"Unit Configuration"
   group (exactly one choice) gives size options, or model-count ``set`` cost
   modifiers give them (3 tanks 13 pts, 4 tanks 17 …); other groups are
-  upgrade groups (nested groups flattened, parent kept in ``extra``);
+  upgrade groups (nested groups flattened);
 * support: root entries with primary category Support Units / Formation
   Support / Wildcards become force-level support boxes (column says which);
 * command cards: groups named "Command Cards […]" (scope from the brackets)
@@ -17,8 +17,10 @@ Conventions (see docs/battlescribe-import.md for the full table):
   (modifiers, costs, children) gets the roster path ``link-id::target-id``.
 
 Modifiers, conditions, repeats and constraints that change costs, limits or
-visibility are kept, normalised (see nodes.py), in ``extra``; everything that
-is not represented goes into the report with its id and the reason.
+visibility are kept, normalised (see nodes.py), in the catalogue document; a
+row's ``extra`` keeps only the ids that tie it to that document and a few
+display hints. Everything that is not represented goes into the report with
+its id and the reason.
 """
 from .mapper import (
     FOW_GAME_SYSTEM_ID,

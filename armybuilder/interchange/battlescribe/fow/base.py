@@ -38,10 +38,13 @@ class MapperBase:
         self.checked: set[int] = set()  # id() of entries whose modifiers/constraints were reported
         self.used_nodes: set[str] = set()
         self.reported_options: set[str] = set()
+        self.codes: dict[str, str] = {}  # BattleScribe id -> code (a unit's ids are met again in every box)
 
     # -- helpers --------------------------------------------------------
     def code(self, ident: str, what: str) -> str:
-        code = safe_code(ident)
+        code = self.codes.get(ident)
+        if code is None:
+            code = self.codes[ident] = safe_code(ident)
         if code != ident:
             self.report.warning(ident, what, f"id is not a valid code; stored as {code!r}")
         return code
@@ -49,13 +52,12 @@ class MapperBase:
     def base_cost(self, entry: Entry) -> float:
         return entry.costs.get(self.pts, 0)
 
-    def bs_info(self, entry: Entry, **more) -> dict:
-        """What a roster needs of an entry: ids, type, categories and raw costs (every cost type)."""
+    def bs_info(self, entry: Entry) -> dict:
+        """What a roster needs of an entry to find it: ids, type and categories (costs are the catalogue
+        document's)."""
         info: dict[str, Any] = {"entry": entry.node.id, "path": entry.path, "type": entry.node.type}
-        info.update(more)
         if entry.categories:
             info["categories"] = sorted(entry.categories)
-        info["costs"] = {k: v for k, v in sorted(entry.costs.items())}
         return info
 
     def role(self, entry: Entry) -> str:
@@ -77,22 +79,22 @@ class MapperBase:
             return bool(leaves) and all(self.is_card(e) for e in leaves)
         return False
 
-    def resolved_children(self, entry: Entry) -> list[Entry]:
-        out = []
-        for node, child in self.index.children(entry):
-            if child is None:
-                self.report.error(node.id, "entryLink", f"target {node.target_id!r} of {node.name!r} not found "
-                                  "in this catalogue, its linked catalogues or the game system")
-                continue
-            out.append(child)
-        return out
+    def resolved_children(self, entry: Entry) -> tuple[Entry, ...]:
+        children, missing = self.index.resolved(entry)
+        self.report_missing(missing)
+        return children
 
-    def leaves(self, group: Entry) -> list[Entry]:
+    def leaves(self, group: Entry) -> tuple[Entry, ...]:
         """Selection entries under a group, nested groups flattened."""
-        out = []
-        for child in self.resolved_children(group):
-            out.extend(self.leaves(child) if child.is_group else [child])
-        return out
+        leaves, missing = self.index.leaves(group)
+        self.report_missing(missing)
+        return leaves
+
+    def report_missing(self, links) -> None:
+        # Each look at a group says what it lacks (the report has always repeated them so).
+        for node in links:
+            self.report.error(node.id, "entryLink", f"target {node.target_id!r} of {node.name!r} not found "
+                              "in this catalogue, its linked catalogues or the game system")
 
     def limits(self, entry: Entry, *, root: bool = False) -> tuple[int | None, int | None]:
         lo = hi = None
@@ -111,47 +113,26 @@ class MapperBase:
     # -- modifiers and constraints ------------------------------------------
     def extras(self, entry: Entry, target_kind: str, target_code: str, *, root: bool = False,
                owns: bool = False) -> dict:
-        """Normalised modifiers and unmapped constraints of an entry, reported once per entry.
+        """What a row keeps of an entry's BattleScribe rules (whether it is hidden): its modifiers, constraints
+        and costs are the catalogue document's. Its modifiers are counted in the report once per entry.
 
         ``owns``: the entry *is* the unit/card/formation ``target_code`` names, so its per-force
         limits become handbook constraints on it. A size's or option's own per-force limit (e.g.
         the game system's "Warrior" entry linked into many units) counts that option, not its
-        unit; our constraints cannot say that, so it is kept in extra and reported."""
-        extra: dict = {}
+        unit; our constraints cannot say that, so it is left to the catalogue document."""
         first = id(entry.node) not in self.checked or (entry.link is not None and id(entry.link) not in self.checked)
         self.checked.add(id(entry.node))
         if entry.link is not None:
             self.checked.add(id(entry.link))
-        cost_mods, other_mods = [], []
-        for mod in entry.modifiers:
-            if mod["kind"] == "cost":
-                cost_mods.append(mod)
-                if first:
-                    self.report.counts["cost modifiers"] += 1
-            else:
-                other_mods.append(mod)
-                if first:
-                    self.report.counts[f"{mod['kind']} modifiers"] += 1
-        if cost_mods:
-            extra["cost_modifiers"] = cost_mods
-        if other_mods:
-            extra["modifiers"] = other_mods
-        kept = []
-        for c in entry.constraints:
-            if c["field"] == "selections" and not c.get("percent") and c["scope"] == "parent":
-                continue  # min/max in the parent: mapped onto the box, group or option
-            if c["field"] == "selections" and not c.get("percent") and c["scope"] in ("force", "roster"):
-                if root:
-                    continue  # a root entry's box carries it
-                if target_code and not entry.is_group and owns:
+        if first:
+            counts = self.report.counts
+            for mod in entry.modifiers:
+                counts["cost modifiers" if mod["kind"] == "cost" else f"{mod['kind']} modifiers"] += 1
+        if owns and target_code and not root and not entry.is_group:
+            for c in entry.constraints:
+                if c["field"] == "selections" and not c.get("percent") and c["scope"] in ("force", "roster"):
                     self.force_constraint(c, entry, target_kind, target_code)
-                    continue
-            kept.append(c)
-        if kept:
-            extra["constraints"] = kept
-        if entry.hidden:
-            extra["hidden"] = True
-        return extra
+        return {"hidden": True} if entry.hidden else {}
 
     def force_constraint(self, c: dict, entry: Entry, target_kind: str, target_code: str) -> None:
         if c["value"] < 0:  # -1: no limit
@@ -195,13 +176,14 @@ class MapperBase:
         codes = []
         for r in rules.values():
             code = self.code(r.id, "rule")
-            self.rules.setdefault(code, clean_name(r.name, "Rule"))
+            if code not in self.rules:  # the first name given for a code stays
+                self.rules[code] = clean_name(r.name, "Rule")
             codes.append(code)
         return codes
 
-    def profile_docs(self, profiles: dict, owner: str) -> tuple[list[dict], list[dict]]:
-        docs, refs = [], []
-        for p, source in profiles.values():
+    def profile_docs(self, profiles: dict) -> list[dict]:
+        docs = []
+        for p, _source in profiles.values():
             ptype = self.ptypes.get(p.type_id)
             if ptype is None:
                 self.report.warning(p.id, "profile", f"profile type {p.type_id!r} ({p.type_name}) is unknown")
@@ -209,24 +191,18 @@ class MapperBase:
             if ptype["applies_to"] == "card":
                 continue  # command card texts are not copied
             values = {}
-            for ch in p.characteristics:
-                if ch.type_id in ptype["characteristics"]:
-                    if ch.value:
-                        values[ch.type_id] = ch.value
+            for type_id, name, value in p.characteristics:
+                if type_id in ptype["characteristics"]:
+                    if value:
+                        values[type_id] = value
                 else:
-                    self.report.warning(p.id, "characteristic", f"{ch.name!r} is not a characteristic of "
+                    self.report.warning(p.id, "characteristic", f"{name!r} is not a characteristic of "
                                         f"{p.type_name!r}")
             docs.append({"type": p.type_id, "name": clean_name(p.name, p.type_name or "Profile"), "values": values})
-            ref = {"id": p.id, "from": source}
-            if p.hidden:
-                ref["hidden"] = True
             if p.modifiers:
-                ref["modifiers"] = p.modifiers
                 self.report.counts["profile modifiers"] += len(p.modifiers)
-            refs.append(ref)
             self.report.counts["profiles"] += 1
-        return docs, refs
-
+        return docs
 
     # -- provided by the parts -------------------------------------------------
     def unit(self, entry: Entry) -> str:

@@ -37,16 +37,9 @@ class CardMapping(MapperBase):
         code = self.code(entry.path, "command card")
         card = self.cards.get(code)
         if card is None and wrapper is not None:
-            outer, group = wrapper
-            self.used_nodes.add(outer.node.id)
+            # The roster selects the wrapper, then this choice from its group (the catalogue document has both).
+            self.used_nodes.add(wrapper[0].node.id)
             self.card(entry, scope, target)
-            card = self.cards[code]
-            # The roster selects the wrapper, then this choice from its group.
-            card["extra"]["bs"]["wrapper"] = {**self.bs_info(outer), "name": clean_name(outer.name, "Card"),
-                                              "group": group.path}
-            outer_mods = [m for m in outer.modifiers if m["kind"] == "cost"]
-            if outer_mods:
-                card["extra"]["bs"]["wrapper"]["cost_modifiers"] = outer_mods
             return
         if card is None:
             lo, hi = entry.limits()
@@ -61,25 +54,16 @@ class CardMapping(MapperBase):
             extra.update(self.extras(entry, "card", code, owns=True))
             profiles: dict = {}
             rules: dict = {}
+            # Its texts are not copied, but its rules are named and what it lacks is reported.
             self.collect_info(entry.node, entry.catalogue_id, profiles, rules, code)
-            if profiles:
-                extra["profiles"] = [{"id": p.id, "name": p.name, "type": p.type_id} for p, _ in profiles.values()]
-            codes = self.rule_codes(rules)
-            if codes:
-                extra["rules"] = codes
+            self.rule_codes(rules)
             subs = self.resolved_children(entry)
             if subs:
-                extra["options"] = [{"id": s.path, "name": s.name, "kind": "group" if s.is_group else s.node.type}
-                                    for s in subs]
                 self.report.counts["card sub-choices"] += len(subs)
             card["extra"] = extra
             card["targets"] = {}
             self.cards[code] = card
             self.report.counts["command cards"] += 1
-        elif card["scope"] != scope:
-            card["extra"].setdefault("also_scopes", [])
-            if scope not in card["extra"]["also_scopes"]:
-                card["extra"]["also_scopes"].append(scope)
         if target is not None:
             kind, tcode = target
             codes = card["targets"].setdefault(kind, [])

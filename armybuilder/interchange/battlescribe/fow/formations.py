@@ -11,40 +11,32 @@ from .common import CARD_CODE_RE, HQ_RE, MAX_COUNT, clean_name, safe_code, strip
 
 class FormationMapping(MapperBase):
     # -- boxes ------------------------------------------------------------
-    def gather_choices(self, group: Entry, trail: list[str], owner: str, subgroups: list, choices: list,
-                       choice_groups: dict) -> None:
-        """The units a box group offers, through its nested groups (which become ``subgroups``); cards met
-        on the way are mapped as cards."""
+    def gather_choices(self, group: Entry, owner: str, choices: list) -> None:
+        """The units a box group offers, through its nested groups (the roster's paths to them are the
+        catalogue document's); cards met on the way are mapped as cards."""
         for c in self.resolved_children(group):
             if c.is_group:
                 if self.is_card_group(c):
                     self.cards_from(c, "formation", ("formations", owner) if owner else None)
                     continue
-                clo, chi = c.limits()
-                subgroups.append({"id": c.path, "name": c.name, "min": clo, "max": chi})
                 self.extras(c, "unit", owner)
-                self.gather_choices(c, trail + [c.path], owner, subgroups, choices, choice_groups)
+                self.gather_choices(c, owner, choices)
             elif self.is_card(c):
                 self.card(c, "formation", ("formations", owner) if owner else None)
             else:
                 choices.append((c, c.limits()[1]))
-                if len(trail) > 1:
-                    choice_groups[id(c)] = trail
 
     def box(self, child: Entry, index: int, *, owner: str, column: str = "", root: bool = False,
             part_of_formation: bool = True) -> dict | None:
         self.used_nodes.add(child.node.id)
         order, name = strip_order(child.name)
-        subgroups: list[dict] = []
         if child.is_group:
             lo, hi = child.limits()
             choices: list[tuple[Entry, int | None]] = []
-            choice_groups: dict[int, list[str]] = {}
-            self.gather_choices(child, [child.path], owner, subgroups, choices, choice_groups)
+            self.gather_choices(child, owner, choices)
         else:
             lo, hi = self.limits(child, root=root)
             choices = [(child, None)]
-            choice_groups = {}
         if not choices:
             self.report.warning(child.path, "box", f"{child.name!r} offers no units; skipped")
             return None
@@ -53,22 +45,13 @@ class FormationMapping(MapperBase):
             extra["bs"]["default"] = child.node.default_id
         if child.is_group:
             extra.update(self.extras(child, "unit", owner, root=root))
-        if subgroups:
-            extra["subgroups"] = subgroups
         choice_docs: list[dict | str] = []  # a unit code, or {unit, max} where a box caps it
         for entry, cmax in choices:
             ucode = self.unit(entry)
-            unit_path = self.units.get(ucode, {}).get("extra", {}).get("bs", {}).get("path")
-            if unit_path and entry.path != unit_path:  # the same unit reached through another link here
-                extra.setdefault("choice_paths", {})[ucode] = entry.path
-            if id(entry) in choice_groups:  # picked from a nested group: the roster names the innermost one
-                extra.setdefault("choice_groups", {})[ucode] = choice_groups[id(entry)]
             if cmax is not None and cmax >= 1 and child.is_group:
                 choice_docs.append({"unit": ucode, "max": min(cmax, MAX_COUNT)})
             else:
                 choice_docs.append(ucode)
-            if cmax == 0:
-                extra.setdefault("hidden_choices", []).append(ucode)
         lo = lo or 0
         if hi is None:
             maxes = [c for _, c in choices]
@@ -104,20 +87,18 @@ class FormationMapping(MapperBase):
         return any(self.ptypes.get(p.type_id, {}).get("applies_to") in ("unit", "weapon")
                    for p, _ in profiles.values())
 
-    def formation_option(self, entry: Entry, formation_code: str) -> dict:
-        """A bare formation-level choice (e.g. a points-changing rating); extra only."""
+    def formation_option(self, entry: Entry, formation_code: str) -> None:
+        """A bare formation-level choice (e.g. a points-changing rating): no row of its own (the catalogue
+        document prices it), but it is used, and counted."""
         self.used_nodes.add(entry.node.id)
-        lo, hi = entry.limits()
-        option = {"id": entry.path, "name": entry.name, "type": entry.type,
-                  "points": entry.costs.get(self.pts, 0), "min": lo, "max": hi}
-        option.update(self.extras(entry, "formation", formation_code))
+        self.extras(entry, "formation", formation_code)
         if entry.is_group:
-            option["choices"] = [self.formation_option(leaf, formation_code) for leaf in self.leaves(entry)]
-            return option
+            for leaf in self.leaves(entry):
+                self.formation_option(leaf, formation_code)
+            return
         if entry.path not in self.reported_options:
             self.reported_options.add(entry.path)
             self.report.counts["formation options"] += 1
-        return option
 
     # -- formations -------------------------------------------------------------
     def holds_units(self, entry: Entry) -> bool:
@@ -137,7 +118,6 @@ class FormationMapping(MapperBase):
             return
         self.used_nodes.add(entry.node.id)
         boxes: list[dict] = []
-        options: list[dict] = []
         for i, child in enumerate(self.resolved_children(entry)):
             if self.is_card_group(child):
                 self.cards_from(child, "formation", ("formations", code))
@@ -147,7 +127,7 @@ class FormationMapping(MapperBase):
                 continue
             if not (self.unit_like(child) if not child.is_group
                     else any(self.unit_like(leaf) for leaf in self.leaves(child))):
-                options.append(self.formation_option(child, code))
+                self.formation_option(child, code)
                 continue
             box = self.box(child, i, owner=code)
             if box is not None:
@@ -172,13 +152,9 @@ class FormationMapping(MapperBase):
             if c["field"] == "selections" and c["scope"] in ("parent", "force", "roster") and not c.get("percent"):
                 self.force_constraint({**c, "scope": "force" if c["scope"] == "parent" else c["scope"]},
                                       entry, "formation", code)
-        if options:
-            extra["options"] = options
         if card:
             extra["card"] = True
-        cost = self.base_cost(entry)
-        if cost:
-            extra["points"] = cost
+        if self.base_cost(entry):
             self.report.counts["formations with a cost of their own"] += 1
         doc["extra"] = extra
         self.formations.append(doc)

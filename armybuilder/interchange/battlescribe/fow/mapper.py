@@ -16,7 +16,6 @@ from ..report import CatalogueReport
 from .cards import CardMapping
 from .common import COLUMN_BY_ROLE, clean_name, safe_code
 from .formations import FormationMapping
-from .slim import slim_extras
 from .units import UnitMapping
 
 
@@ -148,7 +147,6 @@ class FowMapper(UnitMapping, CardMapping, FormationMapping):
         }
         self.report.counts["special rules"] = len(self.rules)
         doc["catalogue"] = catalogue_document(self.index, cat, roles=self.roles_of_entries())
-        slim_extras(doc)
         for finding in unevaluated(doc["catalogue"]):
             add = self.report.error if finding.effect else self.report.info
             add(finding.node, "not evaluated", finding.what + ("" if finding.effect else "; it changes only what is "

@@ -77,7 +77,8 @@ class UnitMapping(MapperBase):
                     size_group = c
                     break
         model_sets = self.model_count_sets(entry)
-        team_group, team_offset = None, 0
+        team_group: Entry | None = None
+        team_offset: float = 0
         if size_group is None and not model_sets:
             for c in candidates:
                 lo, hi = c.limits()
@@ -89,23 +90,21 @@ class UnitMapping(MapperBase):
                     break
         sizes: list[dict] = []
         upgrade_groups: list[dict] = []
-        group_extra: dict = {}
         model_group = team_group
         if model_sets:
             model_group = next((c for c in candidates if self.leaves(c)
                                 and all(e.node.type == "model" for e in self.leaves(c))), None)
-        if model_sets or team_group is not None:
-            # The unit's teams are model selections: the chosen model options, the rest this one.
-            extra["model_filler"] = self.model_filler(model_group)
-            if model_group is not None:
-                extra["model_group"] = self.code(model_group.path, "upgrade group")
+        if model_group is not None:
+            # The unit's teams are model selections (the catalogue document prices them): its group is
+            # looked at as every group is, so a dangling link or a bad id in it is reported here too.
+            self.leaves(model_group)
+            self.code(model_group.path, "upgrade group")
         if model_sets:
             for ctype, n, points, _mod in sorted(model_sets, key=lambda t: t[1]):
                 label = f"{n}{'+' if ctype != 'equalTo' else ''} teams"
                 sizes.append({"code": safe_code(f"{code}/n{n}{'plus' if ctype != 'equalTo' else ''}"), "label": label,
                               "teams": n, "points": as_points(points, self.report, code, "size"),
-                              "extra": {"bs": {"models": n, "comparison": ctype}}})
-            extra["sizes_from"] = "model-count cost modifiers"
+                              "extra": {"bs": {"models": n}}})
             self.report.counts["sizes"] += len(sizes)
         elif team_group is not None:
             # "2-5 tanks, each priced": a size per team count at the cheapest team's price
@@ -116,17 +115,14 @@ class UnitMapping(MapperBase):
                 points = base + n * team_offset
                 sizes.append({"code": safe_code(f"{code}/n{n}"), "label": f"{n} teams", "teams": n,
                               "points": as_points(max(points, 0), self.report, code, "size"),
-                              "extra": {"bs": {"models": n, "team_group": team_group.path}}})
+                              "extra": {"bs": {"models": n}}})
                 if points < 0:
                     self.report.info(code, "size", f"{n} teams cost {points} (negative): shown as 0; the list is "
                                  "priced from the catalogue document")
-            extra["sizes_from"] = f"team count of {team_group.path}"
             self.report.counts["sizes"] += len(sizes)
         elif size_group is not None:
             for leaf in self.leaves(size_group):
-                sizes.append(self.size_option(leaf, base, code, profiles, rules, upgrade_groups, group_extra))
-            extra["sizes_from"] = size_group.path
-            extra.update({"size_group": {"id": size_group.path, "name": size_group.name}})
+                sizes.append(self.size_option(leaf, base, code, profiles, rules, upgrade_groups))
         if not sizes:
             if base < 0:
                 self.report.info(code, "unit", f"unit {name!r} costs {base} (negative) and has no size options; "
@@ -134,7 +130,7 @@ class UnitMapping(MapperBase):
             sizes.append({"code": safe_code(f"{code}/base"), "label": name,
                           "teams": self.teams_in(name),
                           "points": as_points(max(base, 0), self.report, code, "size"),
-                          "extra": {"bs": {"entry": node.id, "single": True, "cost": base}}})
+                          "extra": {"bs": {"entry": node.id, "single": True}}})
             self.report.counts["sizes"] += 1
 
         # Other children: upgrade groups and command cards.
@@ -147,18 +143,15 @@ class UnitMapping(MapperBase):
             if not child.is_group and self.is_card(child):
                 self.card(child, "unit", ("units", code))
                 continue
-            self.upgrade_group(child, code, profiles, rules, upgrade_groups, group_extra, parent=None,
+            self.upgrade_group(child, code, profiles, rules, upgrade_groups,
                                offset=team_offset if child is team_group else 0)
 
         doc["sizes"] = sizes
         if upgrade_groups:
             doc["upgrades"] = upgrade_groups
-        if group_extra:
-            extra["upgrade_groups"] = group_extra
-        docs, refs = self.profile_docs(profiles, code)
+        docs = self.profile_docs(profiles)
         if docs:
             doc["profiles"] = docs
-            extra["profiles"] = refs
             for ptype_id in (p["type"] for p in docs):
                 tname = self.index.profile_types.get(ptype_id)
                 if tname and tname.name.lower().endswith(" unit"):
@@ -170,26 +163,11 @@ class UnitMapping(MapperBase):
         doc["extra"] = extra
         return doc
 
-    def model_filler(self, group: Entry | None) -> dict:
-        """The model a size's remaining teams are: the group's default, else its cheapest model."""
-        if group is None:
-            return {"name": "Team", "bs": {"type": "model", "costs": {}}}
-        leaves = self.leaves(group)
-        pick = next((e for e in leaves if group.node.default_id and group.node.default_id in (e.node.id, e.path)),
-                    None)
-        if pick is None:
-            pick = min(leaves, key=lambda e: e.costs.get(self.pts, 0))
-        filler = {"name": clean_name(pick.name, "Team"), "group": group.path, "bs": self.bs_info(pick)}
-        mods = [m for m in pick.modifiers if m["kind"] == "cost"]
-        if mods:
-            filler["cost_modifiers"] = mods
-        return filler
-
     def teams_in(self, label: str) -> int:
         counts = [int(n) for n in TEAMS_RE.findall(label or "")]
         return min(sum(counts), 200) if counts else 1
 
-    def size_option(self, leaf: Entry, base: float, unit_code: str, profiles, rules, groups, group_extra) -> dict:
+    def size_option(self, leaf: Entry, base: float, unit_code: str, profiles, rules, groups) -> dict:
         self.used_nodes.add(leaf.node.id)
         cost = leaf.costs.get(self.pts, 0)
         points = base + cost
@@ -199,7 +177,7 @@ class UnitMapping(MapperBase):
         if points < 0:
             self.report.info(leaf.path, "size", f"size costs {points} (negative): shown as 0; the list is priced "
                              "from the catalogue document")
-        extra = {"bs": self.bs_info(leaf, cost=cost)}
+        extra = {"bs": self.bs_info(leaf)}
         extra.update(self.extras(leaf, "unit", unit_code))
         size["extra"] = extra
         self.collect_info(leaf.node, leaf.catalogue_id, profiles, rules, code)
@@ -208,18 +186,17 @@ class UnitMapping(MapperBase):
             if self.is_card_group(child):
                 self.cards_from(child, "unit", ("units", unit_code))
                 continue
-            self.upgrade_group(child, unit_code, profiles, rules, groups, group_extra, parent=code)
+            self.upgrade_group(child, unit_code, profiles, rules, groups)
         self.report.counts["sizes"] += 1
         return size
 
-    def upgrade_group(self, child: Entry, unit_code: str, profiles, rules, groups, group_extra, parent,
-                      offset: float = 0) -> None:
+    def upgrade_group(self, child: Entry, unit_code: str, profiles, rules, groups, offset: float = 0) -> None:
         """A group (or a lone entry) under a unit becomes one upgrade group; nested groups are flattened."""
         if child.is_group:
             options_in = []
             for leaf in self.resolved_children(child):
                 if leaf.is_group:
-                    self.upgrade_group(leaf, unit_code, profiles, rules, groups, group_extra, parent=child.path)
+                    self.upgrade_group(leaf, unit_code, profiles, rules, groups)
                 elif self.is_card(leaf):
                     self.card(leaf, "unit", ("units", unit_code))
                 else:
@@ -238,21 +215,16 @@ class UnitMapping(MapperBase):
             return
         options = []
         for leaf in options_in:
-            options.append(self.upgrade_option(leaf, unit_code, profiles, rules, groups, group_extra,
-                                               lone=not child.is_group, offset=offset))
+            options.append(self.upgrade_option(leaf, unit_code, profiles, rules, groups, offset=offset))
         g: dict[str, Any] = {"code": code, "name": clean_name(strip_order(name)[1], "Options"), "options": options}
-        info: dict = {"bs": {"id": child.path, "kind": "group" if child.is_group else "entry"}}
-        if parent:
-            info["parent"] = parent
         if child.is_group:
-            info.update(self.extras(child, "unit", unit_code))
+            self.extras(child, "unit", unit_code)  # counted; a group's rules are the catalogue document's
         lo = lo or 0
         if child.is_group:
             if hi is not None and hi > 0:
                 g["max"] = min(hi, MAX_COUNT)
             elif hi == 0:
                 g["max"] = 1
-                info["bs_max"] = 0
             lo_cap = min(lo, len(options), g.get("max", MAX_COUNT))
         else:
             # A lone entry: its min/max count its quantity, not a choice between options.
@@ -260,25 +232,17 @@ class UnitMapping(MapperBase):
             lo_cap = 1 if lo >= 1 else 0
         if lo_cap:
             g["min"] = lo_cap
-        if lo != lo_cap or (child.is_group and hi is not None and hi > MAX_COUNT):
-            info["bs_min"], info["bs_max"] = lo, hi
-        if child.node.default_id:
-            info["default"] = child.node.default_id
-        group_extra[code] = info
         groups.append(g)
         self.report.counts["upgrade groups"] += 1
 
-    def upgrade_option(self, leaf: Entry, unit_code, profiles, rules, groups, group_extra, lone: bool,
-                       offset: float = 0) -> dict:
+    def upgrade_option(self, leaf: Entry, unit_code, profiles, rules, groups, offset: float = 0) -> dict:
         self.used_nodes.add(leaf.node.id)
-        lo, hi = leaf.limits()
+        hi = leaf.limits()[1]
         cost = leaf.costs.get(self.pts, 0)
         code = self.code(leaf.path, "upgrade")
         opt = {"code": code, "name": clean_name(leaf.name, "Option"),
                "points": as_points(cost - offset, self.report, leaf.path, "upgrade")}
-        extra: dict[str, Any] = {"bs": self.bs_info(leaf, cost=cost)}
-        if offset:
-            extra["included_in_size"] = offset
+        extra: dict[str, Any] = {"bs": self.bs_info(leaf)}
         if hi is None:
             extra["unbounded"] = True
             qty = MAX_COUNT if leaf.node.type == "model" else 1
@@ -286,8 +250,6 @@ class UnitMapping(MapperBase):
             qty = max(1, min(hi, MAX_COUNT))
             if hi == 0:
                 extra["bs_max"] = 0
-        if lo:
-            extra["min"] = lo
         if qty > 1:
             opt["max_quantity"] = qty
             opt["per"] = "team" if leaf.node.type == "model" else "item"
@@ -311,6 +273,6 @@ class UnitMapping(MapperBase):
             if self.is_card_group(child):
                 self.cards_from(child, "unit", ("units", unit_code))
                 continue
-            self.upgrade_group(child, unit_code, profiles, rules, groups, group_extra, parent=code)
+            self.upgrade_group(child, unit_code, profiles, rules, groups)
         self.report.counts["upgrades"] += 1
         return opt
