@@ -42,6 +42,13 @@ def teams_in_name(name: str) -> int:
     return sum(int(n) for n in TEAMS.findall(outside))
 
 
+NO_MAXIMA: tuple = ((), ())
+
+
+def _position(found: tuple) -> tuple:
+    return found[0]
+
+
 class CatalogueError(ValueError):
     """The catalogue document is malformed (a dangling reference, a loop, a wrong kind)."""
 
@@ -215,20 +222,30 @@ class Check:  # slower to make, and thousands are compiled per catalogue; nothin
     fast_key: object = None  # the key to look up for a force or roster count
 
 
-@dataclass(slots=True)
 class LayoutChecks:
     """A layout's constraints sorted by what it takes to find them broken: minimums are looked at always,
     parent-scope maximums only when their key is counted among the children, other maximums when their
-    scope counts any."""
+    scope counts any.
 
-    mins: tuple
-    parent_max: dict  # count key -> (Check, ...)
-    other_max: tuple
-    hideable: frozenset  # id() of the slots that can be hidden (an entry, its link or one of its groups)
+    Every minimum and every group's checks are compiled at once. An entry's maximums are judged only where it
+    is chosen, and most entries a layout offers never are: those of an entry with no other kind of limit are
+    compiled on first use (:meth:`Catalogue.slot_maxima`). Maximums carry a position that sorts them in the
+    order an eager compilation would list them (parent-scope ones by the first entry or group counting the same
+    key, then the rest, each in entry and constraint order), so broken limits are reported alike either way."""
 
-    @property
-    def empty(self) -> bool:
-        return not (self.mins or self.parent_max or self.other_max or self.hideable)
+    __slots__ = ("mins", "group_max", "always", "max_keys", "hideable", "empty", "_key_rank", "_slot_max")
+
+    def __init__(self, mins: tuple, group_max: tuple, always: tuple, max_keys: frozenset, hideable: frozenset,
+                 empty: bool, key_rank: dict, slot_max: dict):
+        self.mins = mins
+        self.group_max = group_max  # (position, Check) of the groups' parent-scope maximums, in order
+        self.always = always  # (position, Check): every other check not an entry's own maximum, in order
+        self.max_keys = max_keys  # what every parent-scope maximum counts, compiled yet or not
+        self.hideable = hideable  # id() of the slots that can be hidden (an entry, its link or one of its groups)
+        self.empty = empty
+        self._key_rank = key_rank  # parent-scope maximum key -> index of the first owner counting it
+        # Slot -> ((position, Check) of its parent-scope maximums, of its other maximums), filled on first use
+        self._slot_max = slot_max
 
 
 class Catalogue:
@@ -366,52 +383,110 @@ class Catalogue:
         return compiled
 
     def _compile(self, layout: Layout) -> LayoutChecks:
-        mins, others = [], []
-        parent_max: dict = {}
-        owners = [(g, True) for g in layout.groups] + [(s, False) for s in layout.slots]
-        for owner, is_group in owners:
+        mins: list = []
+        group_max: list = []
+        always: list = []
+        key_rank: dict = {}  # parent-scope maximum key -> first owner counting it: where an eager compile files it
+        slot_max: dict = {}
+        later = []  # slots whose maximums wait for first use
+        any_limit = False
+        groups = layout.groups
+        owner_index = 0
+        for owner in (*groups, *layout.slots):
+            is_group = owner_index < len(groups)
             entry = owner.entry
-            if not entry.node.get("constraints") and not (entry.link and entry.link.get("constraints")):
+            own = entry.node.get("constraints")
+            linked = entry.link.get("constraints") if entry.link else None
+            if not own and not linked:
                 # most entries offered (options, sizes) have none: nothing to compile, and no merged view made
                 # for an entry that may never be chosen
+                owner_index += 1
                 continue
-            view = self.view(entry)
-            modded = {m.get("field") for m in view.by_kind.get("constraint", EMPTY)}
+            any_limit = True
+            eager = is_group
             entry_id = entry.node_id
-            for c in view.constraints:
-                get = c.get  # each field read once: thousands of constraints are compiled per catalogue
+            # Read from the nodes, as the merged view lists them: what every maximum counts, and whether the
+            # entry has any limit other than a maximum (compiled now, with its maximums)
+            for c in (*(own or EMPTY), *(linked or EMPTY)):
+                get = c.get
                 ctype = get("type")
-                scope = str(get("scope") or "")
-                children = bool(get("children"))
-                percent = get("percent")
-                unshared = not is_group and get("shared") is False  # counts only what is chosen through this link
-                counted = owner if is_group or unshared else entry_id
-                wide = owner if unshared else entry_id  # a deep, force or roster count's key
-                fast, fast_key = "", None
-                if get("field") == "selections" and not percent and not get("forces"):
-                    if scope == "parent":
-                        if children:
-                            fast, fast_key = "parent-deep", wide
-                        else:
-                            fast = "parent"
-                    elif scope in ("force", "roster"):
-                        fast, fast_key = (scope + "-deep" if children else scope), wide
-                cid = get("id")
-                check = Check(owner, c, str(cid or ""), ctype, scope, children, get("value", 0), cid in modded,
-                              counted, fast, fast_key)
-                if ctype == "min":
-                    mins.append(check)
-                elif ctype == "max" and scope == "parent" and not children and not percent:
-                    parent_max.setdefault(counted, []).append(check)
+                if ctype == "max":
+                    if get("scope") == "parent" and not get("children") and not get("percent"):
+                        key = owner if is_group or get("shared") is False else entry_id
+                        if key not in key_rank:
+                            key_rank[key] = owner_index
                 else:
-                    others.append(check)
+                    eager = True
+            if eager:
+                found_mins, parent, other = self._compile_owner(owner, is_group, owner_index, key_rank)
+                mins.extend(found_mins)
+                if is_group:
+                    group_max.extend(parent)
+                    always.extend(other)
+                else:
+                    always.extend(found for found in other if found[1].type != "max")
+                    slot_max[owner] = (tuple(parent), tuple(found for found in other if found[1].type == "max"))
+            else:
+                later.append((owner, owner_index))
+            owner_index += 1
         hideable = set()
-        groups_hide = {id(g): self.may_hide(g.entry) for g in layout.groups}
+        groups_hide = {id(g): self.may_hide(g.entry) for g in groups}
         for slot in layout.slots:
             if self.may_hide(slot.entry) or any(groups_hide[id(g)] for g in slot.groups):
                 hideable.add(id(slot))
-        return LayoutChecks(tuple(mins), {k: tuple(v) for k, v in parent_max.items()}, tuple(others),
-                            frozenset(hideable))
+        group_max.sort(key=_position)
+        always.sort(key=_position)
+        for slot, index in later:
+            slot_max[slot] = index  # compiled by slot_maxima
+        return LayoutChecks(tuple(mins), tuple(group_max), tuple(always), frozenset(key_rank), frozenset(hideable),
+                            not (any_limit or hideable), key_rank, slot_max)
+
+    def slot_maxima(self, checks: LayoutChecks, slot: Slot) -> tuple:
+        """((position, Check) of the parent-scope maximums of an entry offered in the layout, (position, Check) of
+        its other maximums), each in order: compiled the first time they are asked for."""
+        found = checks._slot_max.get(slot, NO_MAXIMA)
+        if isinstance(found, int):
+            _, parent, other = self._compile_owner(slot, False, found, checks._key_rank)
+            found = checks._slot_max[slot] = (tuple(parent), tuple(other))
+        return found
+
+    def _compile_owner(self, owner, is_group: bool, owner_index: int, key_rank: dict) -> tuple:
+        """The checks of one entry or group's constraints: (minimums, (position, Check) of parent-scope maximums,
+        (position, Check) of the rest)."""
+        mins, parent_max, others = [], [], []
+        entry = owner.entry
+        view = self.view(entry)
+        modded = {m.get("field") for m in view.by_kind.get("constraint", EMPTY)}
+        entry_id = entry.node_id
+        for index, c in enumerate(view.constraints):
+            get = c.get  # each field read once: thousands of constraints are compiled per catalogue
+            ctype = get("type")
+            scope = str(get("scope") or "")
+            children = bool(get("children"))
+            percent = get("percent")
+            unshared = not is_group and get("shared") is False  # counts only what is chosen through this link
+            counted = owner if is_group or unshared else entry_id
+            wide = owner if unshared else entry_id  # a deep, force or roster count's key
+            fast, fast_key = "", None
+            if get("field") == "selections" and not percent and not get("forces"):
+                if scope == "parent":
+                    if children:
+                        fast, fast_key = "parent-deep", wide
+                    else:
+                        fast = "parent"
+                elif scope in ("force", "roster"):
+                    fast, fast_key = (scope + "-deep" if children else scope), wide
+            cid = get("id")
+            check = Check(owner, c, str(cid or ""), ctype, scope, children, get("value", 0), cid in modded,
+                          counted, fast, fast_key)
+            if ctype == "min":
+                mins.append(check)
+            elif ctype == "max" and scope == "parent" and not children and not percent:
+                parent_max.append(((0, key_rank[counted], owner_index, index), check))
+            else:
+                others.append(((1, 0, owner_index, index), check))
+        parent_max.sort(key=_position)  # an entry's limits counting a key an earlier entry counts too come first
+        return mins, parent_max, others
 
     def release(self) -> None:
         """Forget every layout and view worked out so far, undoing the reference cycles they hold (a group
