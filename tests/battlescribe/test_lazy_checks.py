@@ -1,7 +1,7 @@
-"""Catalogue.checks compiles an entry's maximums only when they are first asked for (Catalogue.slot_maxima): over
-every layout of the real library (and of the mini catalogue), what it gives, however little was asked for first,
-is what compiling every constraint at once gives, in the order such a compilation lists them (the order broken
-limits are reported in)."""
+"""Catalogue.checks works out an entry's maximums, and whether it can be hidden, only when they are first asked for
+(Catalogue.slot_checks): over every layout of the real library (and of the mini catalogue), what it gives, however
+little was asked for first, is what compiling every constraint at once gives, in the order such a compilation lists
+them (the order broken limits are reported in)."""
 import pytest
 
 from armybuilder.interchange.battlescribe import map_library
@@ -48,7 +48,7 @@ def _pairs(found) -> list:
 def _same_as_eager(cat: Catalogue, layout, ask_first) -> None:
     checks = cat.checks(layout)
     for slot in ask_first:
-        cat.slot_maxima(checks, slot)
+        cat.slot_checks(checks, slot)
     mins, parent_max, others = _eager(cat, layout)
     assert [(c.owner, c.constraint) for c in checks.mins] == mins
     assert checks.max_keys == frozenset(parent_max)
@@ -56,7 +56,8 @@ def _same_as_eager(cat: Catalogue, layout, ask_first) -> None:
         cat.may_hide(s.entry) or any(cat.may_hide(g.entry) for g in s.groups) for s in layout.slots))
     everything = [*checks.group_max, *checks.always]
     for slot in layout.slots:
-        parent, other = cat.slot_maxima(checks, slot)
+        parent, other, hideable = cat.slot_checks(checks, slot)
+        assert hideable == (cat.may_hide(slot.entry) or any(cat.may_hide(g.entry) for g in slot.groups))
         assert _pairs(parent) == [p for group in parent_max.values() for p in group if p[0] is slot]
         assert _pairs(other) == [p for p in others if p[0] is slot and p[1].get("type") == "max"]
         everything += [*parent, *other]
@@ -67,6 +68,9 @@ def _same_as_eager(cat: Catalogue, layout, ask_first) -> None:
     # one order for all: any set of maximums found together sorts as the eager compilation lists them
     everything.sort(key=lambda found: found[0])
     assert _pairs(everything) == [p for group in parent_max.values() for p in group] + others
+    loose = cat.loose_slot(layout.slots[0].path) if layout.slots else None
+    if loose is not None:
+        assert cat.slot_checks(checks, loose) == ((), (), False)  # not one of the layout's: nothing of it here
 
 
 def _compare(documents) -> int:

@@ -43,6 +43,7 @@ def teams_in_name(name: str) -> int:
 
 
 NO_MAXIMA: tuple = ((), ())
+NOT_OFFERED: tuple = ((), (), False)
 
 
 def _position(found: tuple) -> tuple:
@@ -227,25 +228,28 @@ class LayoutChecks:
     parent-scope maximums only when their key is counted among the children, other maximums when their
     scope counts any.
 
-    Every minimum and every group's checks are compiled at once. An entry's maximums are judged only where it
-    is chosen, and most entries a layout offers never are: those of an entry with no other kind of limit are
-    compiled on first use (:meth:`Catalogue.slot_maxima`). Maximums carry a position that sorts them in the
+    Every minimum and every group's checks are compiled at once. An entry's maximums, and whether it can be
+    hidden, matter only where it is chosen, and most entries a layout offers never are: they are worked out on
+    first use (:meth:`Catalogue.slot_checks`), the maximums compiled then unless the entry has another kind of
+    limit. Maximums carry a position that sorts them in the
     order an eager compilation would list them (parent-scope ones by the first entry or group counting the same
     key, then the rest, each in entry and constraint order), so broken limits are reported alike either way."""
 
-    __slots__ = ("mins", "group_max", "always", "max_keys", "hideable", "empty", "_key_rank", "_slot_max")
+    __slots__ = ("mins", "group_max", "always", "max_keys", "empty", "_key_rank", "_slots", "_own", "_first_slot")
 
-    def __init__(self, mins: tuple, group_max: tuple, always: tuple, max_keys: frozenset, hideable: frozenset,
-                 empty: bool, key_rank: dict, slot_max: dict):
+    def __init__(self, mins: tuple, group_max: tuple, always: tuple, max_keys: frozenset, empty: bool,
+                 key_rank: dict, slots: dict, layout: Layout):
         self.mins = mins
         self.group_max = group_max  # (position, Check) of the groups' parent-scope maximums, in order
         self.always = always  # (position, Check): every other check not an entry's own maximum, in order
         self.max_keys = max_keys  # what every parent-scope maximum counts, compiled yet or not
-        self.hideable = hideable  # id() of the slots that can be hidden (an entry, its link or one of its groups)
         self.empty = empty
         self._key_rank = key_rank  # parent-scope maximum key -> index of the first owner counting it
-        # Slot -> ((position, Check) of its parent-scope maximums, of its other maximums), filled on first use
-        self._slot_max = slot_max
+        # Slot -> ((position, Check) of its parent-scope maximums, of its other maximums, whether it can be hidden),
+        # filled on first use; (maximums, maximums) for an entry whose maximums were compiled with its other limits
+        self._slots = slots
+        self._own = layout.slots
+        self._first_slot = len(layout.groups)  # a slot's index among the owners of checks (groups come first)
 
 
 class Catalogue:
@@ -388,7 +392,6 @@ class Catalogue:
         always: list = []
         key_rank: dict = {}  # parent-scope maximum key -> first owner counting it: where an eager compile files it
         slot_max: dict = {}
-        later = []  # slots whose maximums wait for first use
         any_limit = False
         groups = layout.groups
         owner_index = 0
@@ -426,29 +429,36 @@ class Catalogue:
                 else:
                     always.extend(found for found in other if found[1].type != "max")
                     slot_max[owner] = (tuple(parent), tuple(found for found in other if found[1].type == "max"))
-            else:
-                later.append((owner, owner_index))
             owner_index += 1
-        hideable = set()
-        groups_hide = {id(g): self.may_hide(g.entry) for g in groups}
-        for slot in layout.slots:
-            if self.may_hide(slot.entry) or any(groups_hide[id(g)] for g in slot.groups):
-                hideable.add(id(slot))
         group_max.sort(key=_position)
         always.sort(key=_position)
-        for slot, index in later:
-            slot_max[slot] = index  # compiled by slot_maxima
-        return LayoutChecks(tuple(mins), tuple(group_max), tuple(always), frozenset(key_rank), frozenset(hideable),
-                            not (any_limit or hideable), key_rank, slot_max)
+        empty = not any_limit and not any(self._slot_may_hide(slot) for slot in layout.slots)
+        return LayoutChecks(tuple(mins), tuple(group_max), tuple(always), frozenset(key_rank), empty, key_rank,
+                            slot_max, layout)
 
-    def slot_maxima(self, checks: LayoutChecks, slot: Slot) -> tuple:
-        """((position, Check) of the parent-scope maximums of an entry offered in the layout, (position, Check) of
-        its other maximums), each in order: compiled the first time they are asked for."""
-        found = checks._slot_max.get(slot, NO_MAXIMA)
-        if isinstance(found, int):
-            _, parent, other = self._compile_owner(slot, False, found, checks._key_rank)
-            found = checks._slot_max[slot] = (tuple(parent), tuple(other))
+    def slot_checks(self, checks: LayoutChecks, slot: Slot) -> tuple:
+        """What a selection made through ``slot`` brings to its layout's checks: ((position, Check) of its entry's
+        parent-scope maximums, (position, Check) of its other maximums, each in order, whether it can be hidden);
+        worked out the first time they are asked for. Nothing for a slot that is not one of the layout's."""
+        found = checks._slots.get(slot)
+        if found is not None and len(found) == 3:
+            return found
+        own = checks._own
+        if not (slot.index < len(own) and own[slot.index] is slot):
+            return NOT_OFFERED
+        if found is None:
+            entry = slot.entry
+            if entry.node.get("constraints") or (entry.link and entry.link.get("constraints")):
+                _, parent, other = self._compile_owner(slot, False, checks._first_slot + slot.index, checks._key_rank)
+                found = (tuple(parent), tuple(other))
+            else:
+                found = NO_MAXIMA
+        found = checks._slots[slot] = (*found, self._slot_may_hide(slot))
         return found
+
+    def _slot_may_hide(self, slot: Slot) -> bool:
+        """Whether a selection made through the slot can be hidden: its entry, its link or one of its groups."""
+        return self.may_hide(slot.entry) or any(self.may_hide(g.entry) for g in slot.groups)
 
     def _compile_owner(self, owner, is_group: bool, owner_index: int, key_rank: dict) -> tuple:
         """The checks of one entry or group's constraints: (minimums, (position, Check) of parent-scope maximums,

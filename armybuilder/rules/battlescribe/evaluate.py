@@ -215,12 +215,11 @@ class Plan:
     Maximums carry their position in the compiled order, so that limits broken together are reported in
     the same order whatever was chosen first."""
 
-    __slots__ = ("empty", "hideable", "mins", "other_mins", "group_max", "always", "watched", "free", "combos", "seats",
+    __slots__ = ("empty", "mins", "other_mins", "group_max", "always", "watched", "free", "combos", "seats",
                  "limits", "_own", "steady", "_checks", "_catalogue")
 
     def __init__(self, catalogue: Catalogue, checks, layout):
         self.empty = checks.empty
-        self.hideable = checks.hideable
         self.mins = checks.mins
         # Every minimum a plain count of selections (which adding selections can only raise, while what each
         # counts as is fixed) against a value no modifier changes: once all are met, they stay met as the list
@@ -240,7 +239,7 @@ class Plan:
         # the checks are this plan's own, alive as long as it is
         self.limits: dict = {}
         self._own = layout.slots
-        # an entry's maximums are compiled when a selection of it is first seated here (Catalogue.slot_maxima); the
+        # an entry's maximums are compiled when a selection of it is first seated here (Catalogue.slot_checks); the
         # compiled checks are kept with them, alive as long as this plan is
         self._checks = checks
         self._catalogue = catalogue
@@ -251,8 +250,8 @@ class Plan:
     def seat(self, slot: Slot) -> tuple:
         made = slot.facts
         hits = tuple(made.keys & self.watched) if made is not None else ()
-        parent_max, other_max = self._catalogue.slot_maxima(self._checks, slot)
-        seat = (hits, parent_max, other_max, id(slot) in self.hideable, self._alone(hits, parent_max))
+        parent_max, other_max, hideable = self._catalogue.slot_checks(self._checks, slot)
+        seat = (hits, parent_max, other_max, hideable, self._alone(hits, parent_max))
         own = self._own
         if made is not None and slot.index < len(own) and own[slot.index] is slot:
             self.seats[slot] = seat  # a slot of this layout: kept with it (a loose slot is not)
