@@ -453,7 +453,10 @@ class Catalogue:
                 found = (tuple(parent), tuple(other))
             else:
                 found = NO_MAXIMA
-        found = checks._slots[slot] = (*found, self._slot_may_hide(slot))
+            # Threads sharing the catalogue may compile the same slot at once: all keep the first one's checks, as
+            # a plan files the modifiers it works out for a check by its id
+            return checks._slots.setdefault(slot, (*found, self._slot_may_hide(slot)))
+        found = checks._slots[slot] = (*found, self._slot_may_hide(slot))  # the same checks, whoever sets it
         return found
 
     def _slot_may_hide(self, slot: Slot) -> bool:
