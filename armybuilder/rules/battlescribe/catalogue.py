@@ -42,6 +42,14 @@ def teams_in_name(name: str) -> int:
     return sum(int(n) for n in TEAMS.findall(outside))
 
 
+NO_MAXIMA: tuple = ((), ())
+NOT_OFFERED: tuple = ((), (), False)
+
+
+def _position(found: tuple) -> tuple:
+    return found[0]
+
+
 class CatalogueError(ValueError):
     """The catalogue document is malformed (a dangling reference, a loop, a wrong kind)."""
 
@@ -215,20 +223,33 @@ class Check:  # slower to make, and thousands are compiled per catalogue; nothin
     fast_key: object = None  # the key to look up for a force or roster count
 
 
-@dataclass(slots=True)
 class LayoutChecks:
     """A layout's constraints sorted by what it takes to find them broken: minimums are looked at always,
     parent-scope maximums only when their key is counted among the children, other maximums when their
-    scope counts any."""
+    scope counts any.
 
-    mins: tuple
-    parent_max: dict  # count key -> (Check, ...)
-    other_max: tuple
-    hideable: frozenset  # id() of the slots that can be hidden (an entry, its link or one of its groups)
+    Every minimum and every group's checks are compiled at once. An entry's maximums, and whether it can be
+    hidden, matter only where it is chosen, and most entries a layout offers never are: they are worked out on
+    first use (:meth:`Catalogue.slot_checks`), the maximums compiled then unless the entry has another kind of
+    limit. Maximums carry a position that sorts them in the
+    order an eager compilation would list them (parent-scope ones by the first entry or group counting the same
+    key, then the rest, each in entry and constraint order), so broken limits are reported alike either way."""
 
-    @property
-    def empty(self) -> bool:
-        return not (self.mins or self.parent_max or self.other_max or self.hideable)
+    __slots__ = ("mins", "group_max", "always", "max_keys", "empty", "_key_rank", "_slots", "_own", "_first_slot")
+
+    def __init__(self, mins: tuple, group_max: tuple, always: tuple, max_keys: frozenset, empty: bool,
+                 key_rank: dict, slots: dict, layout: Layout):
+        self.mins = mins
+        self.group_max = group_max  # (position, Check) of the groups' parent-scope maximums, in order
+        self.always = always  # (position, Check): every other check not an entry's own maximum, in order
+        self.max_keys = max_keys  # what every parent-scope maximum counts, compiled yet or not
+        self.empty = empty
+        self._key_rank = key_rank  # parent-scope maximum key -> index of the first owner counting it
+        # Slot -> ((position, Check) of its parent-scope maximums, of its other maximums, whether it can be hidden),
+        # filled on first use; (maximums, maximums) for an entry whose maximums were compiled with its other limits
+        self._slots = slots
+        self._own = layout.slots
+        self._first_slot = len(layout.groups)  # a slot's index among the owners of checks (groups come first)
 
 
 class Catalogue:
@@ -374,52 +395,119 @@ class Catalogue:
         return compiled
 
     def _compile(self, layout: Layout) -> LayoutChecks:
-        mins, others = [], []
-        parent_max: dict = {}
-        owners = [(g, True) for g in layout.groups] + [(s, False) for s in layout.slots]
-        for owner, is_group in owners:
+        mins: list = []
+        group_max: list = []
+        always: list = []
+        key_rank: dict = {}  # parent-scope maximum key -> first owner counting it: where an eager compile files it
+        slot_max: dict = {}
+        any_limit = False
+        groups = layout.groups
+        owner_index = 0
+        for owner in (*groups, *layout.slots):
+            is_group = owner_index < len(groups)
             entry = owner.entry
-            if not entry.node.get("constraints") and not (entry.link and entry.link.get("constraints")):
+            own = entry.node.get("constraints")
+            linked = entry.link.get("constraints") if entry.link else None
+            if not own and not linked:
                 # most entries offered (options, sizes) have none: nothing to compile, and no merged view made
                 # for an entry that may never be chosen
+                owner_index += 1
                 continue
-            view = self.view(entry)
-            modded = {m.get("field") for m in view.by_kind.get("constraint", EMPTY)}
+            any_limit = True
+            eager = is_group
             entry_id = entry.node_id
-            for c in view.constraints:
-                get = c.get  # each field read once: thousands of constraints are compiled per catalogue
+            # Read from the nodes, as the merged view lists them: what every maximum counts, and whether the
+            # entry has any limit other than a maximum (compiled now, with its maximums)
+            for c in (*(own or EMPTY), *(linked or EMPTY)):
+                get = c.get
                 ctype = get("type")
-                scope = str(get("scope") or "")
-                children = bool(get("children"))
-                percent = get("percent")
-                unshared = not is_group and get("shared") is False  # counts only what is chosen through this link
-                counted = owner if is_group or unshared else entry_id
-                wide = owner if unshared else entry_id  # a deep, force or roster count's key
-                fast, fast_key = "", None
-                if get("field") == "selections" and not percent and not get("forces"):
-                    if scope == "parent":
-                        if children:
-                            fast, fast_key = "parent-deep", wide
-                        else:
-                            fast = "parent"
-                    elif scope in ("force", "roster"):
-                        fast, fast_key = (scope + "-deep" if children else scope), wide
-                cid = get("id")
-                check = Check(owner, c, str(cid or ""), ctype, scope, children, get("value", 0), cid in modded,
-                              counted, fast, fast_key)
-                if ctype == "min":
-                    mins.append(check)
-                elif ctype == "max" and scope == "parent" and not children and not percent:
-                    parent_max.setdefault(counted, []).append(check)
+                if ctype == "max":
+                    if get("scope") == "parent" and not get("children") and not get("percent"):
+                        key = owner if is_group or get("shared") is False else entry_id
+                        if key not in key_rank:
+                            key_rank[key] = owner_index
                 else:
-                    others.append(check)
-        hideable = set()
-        groups_hide = {id(g): self.may_hide(g.entry) for g in layout.groups}
-        for slot in layout.slots:
-            if self.may_hide(slot.entry) or any(groups_hide[id(g)] for g in slot.groups):
-                hideable.add(id(slot))
-        return LayoutChecks(tuple(mins), {k: tuple(v) for k, v in parent_max.items()}, tuple(others),
-                            frozenset(hideable))
+                    eager = True
+            if eager:
+                found_mins, parent, other = self._compile_owner(owner, is_group, owner_index, key_rank)
+                mins.extend(found_mins)
+                if is_group:
+                    group_max.extend(parent)
+                    always.extend(other)
+                else:
+                    always.extend(found for found in other if found[1].type != "max")
+                    slot_max[owner] = (tuple(parent), tuple(found for found in other if found[1].type == "max"))
+            owner_index += 1
+        group_max.sort(key=_position)
+        always.sort(key=_position)
+        empty = not any_limit and not any(self._slot_may_hide(slot) for slot in layout.slots)
+        return LayoutChecks(tuple(mins), tuple(group_max), tuple(always), frozenset(key_rank), empty, key_rank,
+                            slot_max, layout)
+
+    def slot_checks(self, checks: LayoutChecks, slot: Slot) -> tuple:
+        """What a selection made through ``slot`` brings to its layout's checks: ((position, Check) of its entry's
+        parent-scope maximums, (position, Check) of its other maximums, each in order, whether it can be hidden);
+        worked out the first time they are asked for. Nothing for a slot that is not one of the layout's."""
+        found = checks._slots.get(slot)
+        if found is not None and len(found) == 3:
+            return found
+        own = checks._own
+        if not (slot.index < len(own) and own[slot.index] is slot):
+            return NOT_OFFERED
+        if found is None:
+            entry = slot.entry
+            if entry.node.get("constraints") or (entry.link and entry.link.get("constraints")):
+                _, parent, other = self._compile_owner(slot, False, checks._first_slot + slot.index, checks._key_rank)
+                found = (tuple(parent), tuple(other))
+            else:
+                found = NO_MAXIMA
+            # Threads sharing the catalogue may compile the same slot at once: all keep the first one's checks, as
+            # a plan files the modifiers it works out for a check by its id
+            return checks._slots.setdefault(slot, (*found, self._slot_may_hide(slot)))
+        found = checks._slots[slot] = (*found, self._slot_may_hide(slot))  # the same checks, whoever sets it
+        return found
+
+    def _slot_may_hide(self, slot: Slot) -> bool:
+        """Whether a selection made through the slot can be hidden: its entry, its link or one of its groups."""
+        return self.may_hide(slot.entry) or any(self.may_hide(g.entry) for g in slot.groups)
+
+    def _compile_owner(self, owner, is_group: bool, owner_index: int, key_rank: dict) -> tuple:
+        """The checks of one entry or group's constraints: (minimums, (position, Check) of parent-scope maximums,
+        (position, Check) of the rest)."""
+        mins, parent_max, others = [], [], []
+        entry = owner.entry
+        view = self.view(entry)
+        modded = {m.get("field") for m in view.by_kind.get("constraint", EMPTY)}
+        entry_id = entry.node_id
+        for index, c in enumerate(view.constraints):
+            get = c.get  # each field read once: thousands of constraints are compiled per catalogue
+            ctype = get("type")
+            scope = str(get("scope") or "")
+            children = bool(get("children"))
+            percent = get("percent")
+            unshared = not is_group and get("shared") is False  # counts only what is chosen through this link
+            counted = owner if is_group or unshared else entry_id
+            wide = owner if unshared else entry_id  # a deep, force or roster count's key
+            fast, fast_key = "", None
+            if get("field") == "selections" and not percent and not get("forces"):
+                if scope == "parent":
+                    if children:
+                        fast, fast_key = "parent-deep", wide
+                    else:
+                        fast = "parent"
+                elif scope in ("force", "roster"):
+                    fast, fast_key = (scope + "-deep" if children else scope), wide
+            cid = get("id")
+            check = Check(owner, c, str(cid or ""), ctype, scope, children, get("value", 0), cid in modded,
+                          counted, fast, fast_key)
+            if ctype == "min":
+                mins.append(check)
+            elif ctype == "max" and scope == "parent" and not children and not percent:
+                parent_max.append(((0, key_rank[counted], owner_index, index), check))
+            else:
+                others.append(((1, 0, owner_index, index), check))
+        parent_max.sort(key=_position)  # an entry's limits counting a key an earlier entry counts too come first
+        return mins, parent_max, others
 
     def release(self) -> None:
         """Forget every layout and view worked out so far, undoing the reference cycles they hold (a group

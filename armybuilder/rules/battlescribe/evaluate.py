@@ -215,43 +215,20 @@ class Plan:
     Maximums carry their position in the compiled order, so that limits broken together are reported in
     the same order whatever was chosen first."""
 
-    __slots__ = ("empty", "hideable", "mins", "other_mins", "parent_max", "group_max", "other_max", "always", "watched",
-                 "free", "combos", "seats", "limits", "_own", "steady")
+    __slots__ = ("empty", "mins", "other_mins", "group_max", "always", "watched", "free", "combos", "seats",
+                 "limits", "_own", "steady", "_checks", "_catalogue")
 
-    def __init__(self, checks, layout):
+    def __init__(self, catalogue: Catalogue, checks, layout):
         self.empty = checks.empty
-        self.hideable = checks.hideable
         self.mins = checks.mins
         # Every minimum a plain count of selections (which adding selections can only raise, while what each
         # counts as is fixed) against a value no modifier changes: once all are met, they stay met as the list
         # grows (Evaluation.first_unmet_minimum, ``settled``).
         self.steady = all(not c.modified and c.fast in GROWING for c in checks.mins)
         self.other_mins = tuple(c for c in checks.mins if c.fast != "parent")  # not counted among the children
-        watched = {c.key for c in checks.mins if c.fast == "parent"}
-        parent_max: dict = {}
-        group_max: list = []
-        position = 0
-        for key, group in checks.parent_max.items():
-            watched.add(key)
-            for check in group:
-                if isinstance(check.owner, GroupSlot):
-                    group_max.append((position, check))
-                else:
-                    parent_max.setdefault(check.owner, []).append((position, check))
-                position += 1
-        other_max: dict = {}
-        always: list = []
-        for check in checks.other_max:
-            if check.type == "max" and isinstance(check.owner, Slot):
-                other_max.setdefault(check.owner, []).append((position, check))
-            else:
-                always.append((position, check))
-            position += 1
-        self.parent_max = {k: tuple(v) for k, v in parent_max.items()}
-        self.group_max = tuple(group_max)
-        self.other_max = {k: tuple(v) for k, v in other_max.items()}
-        self.always = tuple(always)
-        self.watched = frozenset(watched)
+        self.watched = frozenset({c.key for c in checks.mins if c.fast == "parent"} | checks.max_keys)
+        self.group_max = checks.group_max
+        self.always = checks.always
         self.seats: dict = {}  # Slot of this layout -> (watched keys, parent max, other max, hideable, alone)
         # Slot of this layout -> the numbers ``alone`` gives it, when a selection made there alone, not hidden and
         # counted as its facts say, leaves no check to look at (no other minimum, no maximum in another scope)
@@ -262,6 +239,10 @@ class Plan:
         # the checks are this plan's own, alive as long as it is
         self.limits: dict = {}
         self._own = layout.slots
+        # an entry's maximums are compiled when a selection of it is first seated here (Catalogue.slot_checks); the
+        # compiled checks are kept with them, alive as long as this plan is
+        self._checks = checks
+        self._catalogue = catalogue
 
     def __reduce__(self):
         return _absent, ()  # as Facts: made again on first use after unpickling
@@ -269,9 +250,8 @@ class Plan:
     def seat(self, slot: Slot) -> tuple:
         made = slot.facts
         hits = tuple(made.keys & self.watched) if made is not None else ()
-        parent_max = self.parent_max.get(slot, ())
-        seat = (hits, parent_max, self.other_max.get(slot, ()), id(slot) in self.hideable,
-                self._alone(hits, parent_max))
+        parent_max, other_max, hideable = self._catalogue.slot_checks(self._checks, slot)
+        seat = (hits, parent_max, other_max, hideable, self._alone(hits, parent_max))
         own = self._own
         if made is not None and slot.index < len(own) and own[slot.index] is slot:
             self.seats[slot] = seat  # a slot of this layout: kept with it (a loose slot is not)
@@ -327,7 +307,7 @@ class Plan:
 def plan(catalogue: Catalogue, layout) -> Plan:
     compiled = layout.plan
     if compiled is None:
-        compiled = Plan(catalogue.checks(layout), layout)
+        compiled = Plan(catalogue, catalogue.checks(layout), layout)
         layout.plan = compiled
     return compiled
 
