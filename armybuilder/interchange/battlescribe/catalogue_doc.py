@@ -46,7 +46,7 @@ class _Builder:
     def profile(self, p: Profile) -> str:
         if p.id not in self.profiles:
             doc: dict = {"name": p.name, "type": p.type_id, "type_name": p.type_name,
-                         "values": [list(c) for c in p.characteristics]}
+                         "values": list(map(list, p.characteristics))}
             if p.hidden:
                 doc["hidden"] = True
             if p.modifiers:

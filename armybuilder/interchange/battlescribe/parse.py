@@ -221,7 +221,9 @@ class _Parser:
 
     def info_link(self, el: Element) -> InfoLink:
         get = el.get
-        return InfoLink(get("id", ""), get("name", ""), get("targetId", ""), get("type", ""), flag(get("hidden")),
+        hidden = get("hidden")  # "false" nearly always: flag() only for what BattleScribe does not write
+        return InfoLink(get("id", ""), get("name", ""), get("targetId", ""), get("type", ""),
+                        hidden == "true" or (hidden is not None and hidden != "false" and flag(hidden)),
                         self.modifiers(el) if len(el) else [])  # most links are bare: no call for them
 
     def info_group(self, el: Element) -> InfoGroup:
