@@ -84,8 +84,13 @@ class _Numbers(dict):
 
 def parse_constraint(el: Element, numbers: _Numbers) -> dict:
     get = el.get
-    return _query_flags(el, {"id": get("id", ""), "type": get("type", ""), "field": get("field", ""),
-                             "scope": get("scope", ""), "value": numbers[get("value")]})
+    out = {"id": get("id", ""), "type": get("type", ""), "field": get("field", ""), "scope": get("scope", ""),
+           "value": numbers[get("value")]}
+    # The most common query by far, nearly always with BattleScribe's defaults: no call for those.
+    if (get("shared") == "true" and get("includeChildSelections") == "false"
+            and get("includeChildForces") == "false" and get("percentValue") == "false"):
+        return out
+    return _query_flags(el, out)
 
 
 def parse_condition(el: Element, numbers: _Numbers) -> dict:
@@ -249,7 +254,8 @@ class _Parser:
                             self.modifiers(el, firsts=firsts))
 
     def node(self, el: Element) -> Node:
-        tag = local(el.tag)
+        tag = el.tag
+        tag = _LOCAL.get(tag) or local(tag)
         get = el.get
         ident, name = get("id", ""), get("name", "")
         # Each list is built once, for this node only (callers extend them), and handed to Node as it is.
