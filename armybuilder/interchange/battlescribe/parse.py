@@ -153,8 +153,10 @@ class _Parser:
         if not len(el):
             return []
         firsts = _firsts(el) if firsts is None else firsts
-        return self.modifier_lists(el, firsts.get("modifiers"), firsts.get("modifierGroups"), outer_when or [],
-                                   outer_repeats or [])
+        mods, groups = firsts.get("modifiers"), firsts.get("modifierGroups")
+        if mods is None and groups is None:  # most profiles and links
+            return []
+        return self.modifier_lists(el, mods, groups, outer_when or [], outer_repeats or [])
 
     def modifier_lists(self, el: Element, mods: Element | None, groups: Element | None, outer_when: list,
                        outer_repeats: list) -> list[dict]:
