@@ -46,7 +46,7 @@ class _Builder:
     def profile(self, p: Profile) -> str:
         if p.id not in self.profiles:
             doc: dict = {"name": p.name, "type": p.type_id, "type_name": p.type_name,
-                         "values": [list(c) for c in p.characteristics]}
+                         "values": list(map(list, p.characteristics))}
             if p.hidden:
                 doc["hidden"] = True
             if p.modifiers:
@@ -77,7 +77,8 @@ class _Builder:
             self.info(g, cat_id, out, hidden=hidden or g.hidden, mods=[*mods, *g.modifiers], depth=depth + 1)
         for link in node.info_links:
             target = self.index.lookup(cat_id, link.target_id)
-            lhidden, lmods = hidden or link.hidden, [*mods, *link.modifiers]
+            # Most links have no modifiers of their own: theirs are the ones met on the way (only read, so shared).
+            lhidden, lmods = hidden or link.hidden, [*mods, *link.modifiers] if link.modifiers else mods
             if isinstance(target, Profile):
                 out.append(self._ref("profile", self.profile(target), lhidden, lmods))
             elif isinstance(target, Rule):

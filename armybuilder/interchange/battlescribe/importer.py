@@ -194,8 +194,9 @@ def _map_library(paths: list[Path], *, limits: ReadLimits, known: dict[str, str]
     out = MappedLibrary()
     started = time.perf_counter()
     table, table_problem = allies_table(allies)
+    table_digest = table.digest if table is not None else ""  # JSON and a hash: once, not once per catalogue
     system, catalogues, report = read_library(paths, limits=limits, report=out.report, known=known,
-                                              allies=table.digest if table is not None else "")
+                                              allies=table_digest)
     report.parse_seconds = time.perf_counter() - started
     if report.read_errors or system is None:
         return out
@@ -247,7 +248,7 @@ def _map_library(paths: list[Path], *, limits: ReadLimits, known: dict[str, str]
         doc = map_catalogue(index, cat, rep, ptypes)
         doc["extra"]["battlescribe"].update({"source_hash": cat.source_hash, "source_files": cat.source_files,
                                              "own_file": cat.digest, "mapping": MAPPING_VERSION,
-                                             "allies": table.digest if table is not None else ""})
+                                             "allies": table_digest})
         rep.status = "mapped"
         out.documents.append((rep, doc))
     own = [c for c in catalogues if not c.library]

@@ -56,7 +56,11 @@ class Entry:
             self.costs = {**node.costs, **link.costs} if link.has_costs else node.costs
             self.children = node.children + link.children
         if self.category_links:
-            self.primary_category = next((cl.target_id for cl in self.category_links if cl.primary), "")
+            self.primary_category = ""
+            for cl in self.category_links:  # a loop, not next() over a generator: made for every entry
+                if cl.primary:
+                    self.primary_category = cl.target_id
+                    break
             self.categories = frozenset([cl.target_id for cl in self.category_links])
         else:  # most options have no categories
             self.primary_category = ""

@@ -84,8 +84,13 @@ class _Numbers(dict):
 
 def parse_constraint(el: Element, numbers: _Numbers) -> dict:
     get = el.get
-    return _query_flags(el, {"id": get("id", ""), "type": get("type", ""), "field": get("field", ""),
-                             "scope": get("scope", ""), "value": numbers[get("value")]})
+    out = {"id": get("id", ""), "type": get("type", ""), "field": get("field", ""), "scope": get("scope", ""),
+           "value": numbers[get("value")]}
+    # The most common query by far, nearly always with BattleScribe's defaults: no call for those.
+    if (get("shared") == "true" and get("includeChildSelections") == "false"
+            and get("includeChildForces") == "false" and get("percentValue") == "false"):
+        return out
+    return _query_flags(el, out)
 
 
 def parse_condition(el: Element, numbers: _Numbers) -> dict:
@@ -149,16 +154,23 @@ class _Parser:
             return []
         firsts = _firsts(el) if firsts is None else firsts
         mods, groups = firsts.get("modifiers"), firsts.get("modifierGroups")
+        if mods is None and groups is None:  # most profiles and links
+            return []
+        return self.modifier_lists(el, mods, groups, outer_when or [], outer_repeats or [])
+
+    def modifier_lists(self, el: Element, mods: Element | None, groups: Element | None, outer_when: list,
+                       outer_repeats: list) -> list[dict]:
+        """The modifiers of ``el``'s first ``modifiers`` and ``modifierGroups`` children (None: it has none)."""
         out: list[dict] = []
         if mods is not None:
             for m in mods:
                 if local(m.tag) != "modifier":
                     self.cat.unknown.append((el.get("id", ""), local(m.tag), "modifiers"))
                     continue
-                out.append(self.modifier(m, outer_when or [], outer_repeats or []))
+                out.append(self.modifier(m, outer_when, outer_repeats))
         if groups is not None:
             for g in groups:
-                out.extend(self.modifier_group(g, outer_when or [], outer_repeats or []))
+                out.extend(self.modifier_group(g, outer_when, outer_repeats))
         return out
 
     def modifier_group(self, g: Element, outer_when: list, outer_repeats: list) -> list[dict]:
@@ -216,7 +228,9 @@ class _Parser:
 
     def info_link(self, el: Element) -> InfoLink:
         get = el.get
-        return InfoLink(get("id", ""), get("name", ""), get("targetId", ""), get("type", ""), flag(get("hidden")),
+        hidden = get("hidden")  # "false" nearly always: flag() only for what BattleScribe does not write
+        return InfoLink(get("id", ""), get("name", ""), get("targetId", ""), get("type", ""),
+                        hidden == "true" or (hidden is not None and hidden != "false" and flag(hidden)),
                         self.modifiers(el) if len(el) else [])  # most links are bare: no call for them
 
     def info_group(self, el: Element) -> InfoGroup:
@@ -230,53 +244,81 @@ class _Parser:
         return g
 
     # -- entries ---------------------------------------------------------
-    def node(self, el: Element) -> Node:
-        tag = local(el.tag)
+    def category_link(self, el: Element) -> CategoryLink:
         get = el.get
-        n = Node(tag=tag, id=get("id", ""), name=get("name", ""), type=get("type", ""),
-                 hidden=flag(get("hidden")), target_id=get("targetId", ""),
-                 default_id=get("defaultSelectionEntryId", ""), collective=flag(get("collective")),
-                 catalogue_id=self.cat.id)
-        firsts: dict[str, Element] = {}
+        if not len(el):  # most links: no constraints, no modifiers
+            return CategoryLink(get("id", ""), get("targetId", ""), flag(get("primary")), [], [])
+        firsts = _firsts(el)
+        found = firsts.get("constraints")
+        constraints = [parse_constraint(x, self.numbers) for x in found] if found is not None else []
+        self.constraint_ids.update([x["id"] for x in constraints])
+        return CategoryLink(get("id", ""), get("targetId", ""), flag(get("primary")), constraints,
+                            self.modifiers(el, firsts=firsts))
+
+    def node(self, el: Element) -> Node:
+        tag = el.tag
+        tag = _LOCAL.get(tag) or local(tag)
+        get = el.get
+        ident, name = get("id", ""), get("name", "")
+        # Each list is built once, for this node only (callers extend them), and handed to Node as it is.
+        costs: dict[str, float] = {}
+        has_costs = False
+        constraints: list[dict] = []
+        category_links: list[CategoryLink] = []
+        children: list[Node] = []
+        profiles: list[Profile] = []
+        rules: list[Rule] = []
+        info_links: list[InfoLink] = []
+        info_groups: list[InfoGroup] = []
+        unknown: list[str] = []
+        mods = groups = None
+        numbers = self.numbers
         for child in el:
-            tag = child.tag
-            name = _LOCAL.get(tag) or local(tag)
-            if name not in firsts:
-                firsts[name] = child
-            if name == "constraints":
-                n.constraints = [parse_constraint(c, self.numbers) for c in child]
-                self.constraint_ids.update([c["id"] for c in n.constraints])
-            elif name in ("modifiers", "modifierGroups"):
-                continue  # read together below, in document order of the two lists
-            elif name == "costs":
-                n.has_costs = True
+            child_tag = child.tag
+            child_name = _LOCAL.get(child_tag) or local(child_tag)
+            if child_name == "constraints":
+                constraints = [parse_constraint(c, numbers) for c in child]
+                self.constraint_ids.update([c["id"] for c in constraints])
+            elif child_name == "modifiers":
+                if mods is None:  # only the first list counts, read below with the groups
+                    mods = child
+            elif child_name == "modifierGroups":
+                if groups is None:
+                    groups = child
+            elif child_name == "costs":
+                has_costs = True
                 for c in child:
-                    n.costs[c.get("typeId", "")] = self.numbers[c.get("value")]
-            elif name == "categoryLinks":
-                for c in child:
-                    cl = CategoryLink(c.get("id", ""), c.get("targetId", ""), flag(c.get("primary")),
-                                      [parse_constraint(x, self.numbers) for x in _kids(c, "constraints")],
-                                      self.modifiers(c) if len(c) else [])
-                    self.constraint_ids.update([x["id"] for x in cl.constraints])
-                    n.category_links.append(cl)
-            elif name in ("selectionEntries", "selectionEntryGroups", "entryLinks", "forceEntries"):
-                n.children += [self.node(c) for c in child]
-            elif name == "profiles":
-                n.profiles = [self.profile(p) for p in child]
-            elif name == "rules":
-                n.rules = [self.rule(r) for r in child]
-            elif name == "infoLinks":
-                n.info_links = [self.info_link(i) for i in child]
-            elif name == "infoGroups":
-                n.info_groups = [self.info_group(i) for i in child]
-            elif name not in IGNORED:
-                n.unknown.append(name)
-                self.cat.unknown.append((n.id, name, f"{tag} {n.name!r}"))
-        n.modifiers = self.modifiers(el, firsts=firsts)
-        if n.id and n.tag != "entryLink":
-            self.cat.by_id.setdefault(n.id, n)
-        elif n.id:
-            self.cat.links.setdefault(n.id, n)
+                    costs[c.get("typeId", "")] = numbers[c.get("value")]
+            elif child_name == "categoryLinks":
+                category_links += [self.category_link(c) for c in child]
+            elif child_name in ("selectionEntries", "selectionEntryGroups", "entryLinks", "forceEntries"):
+                children += [self.node(c) for c in child]
+            elif child_name == "profiles":
+                profiles = [self.profile(p) for p in child]
+            elif child_name == "rules":
+                rules = [self.rule(r) for r in child]
+            elif child_name == "infoLinks":
+                info_links = [self.info_link(i) for i in child]
+            elif child_name == "infoGroups":
+                info_groups = [self.info_group(i) for i in child]
+            elif child_name not in IGNORED:
+                unknown.append(child_name)
+                self.cat.unknown.append((ident, child_name, f"{child_tag} {name!r}"))
+        # BattleScribe writes "true"/"false": flag() only for anything else.
+        hidden = get("hidden")
+        collective = get("collective")
+        hidden_flag = hidden == "true" or (hidden is not None and hidden != "false" and flag(hidden))
+        collective_flag = collective == "true" or (collective is not None and collective != "false"
+                                                   and flag(collective))
+        modifiers = self.modifier_lists(el, mods, groups, [], []) if mods is not None or groups is not None else []
+        # Positional, in the field order of Node: calling a class with keywords first packs them into a dict.
+        n = Node(tag, ident, name, get("type", ""), hidden_flag, get("targetId", ""),
+                 get("defaultSelectionEntryId", ""), collective_flag, costs, has_costs, constraints, modifiers,
+                 category_links, children, profiles, rules, info_links, info_groups, self.cat.id, unknown)
+        if ident and tag != "entryLink":
+            self.cat.by_id.setdefault(ident, n)
+        elif ident:
+            self.cat.links.setdefault(ident, n)
         return n
 
 

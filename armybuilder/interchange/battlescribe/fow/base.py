@@ -191,8 +191,9 @@ class MapperBase:
             if ptype["applies_to"] == "card":
                 continue  # command card texts are not copied
             values = {}
+            known = ptype["characteristics"]
             for type_id, name, value in p.characteristics:
-                if type_id in ptype["characteristics"]:
+                if type_id in known:
                     if value:
                         values[type_id] = value
                 else:
