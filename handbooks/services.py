@@ -145,10 +145,10 @@ def handbook_documents_load(documents: list[tuple[dict, str, str | None]], *, sy
         if current is not None and current_digest == digest:
             result.status, result.revision = "unchanged", current
             continue
-        with transaction.atomic():
-            handbook = write_handbook(doc, system=system, source=source, source_kind=source_kind, digest=digest,
-                                      keys=info, revision=latest + 1, retire_current=current is not None,
-                                      reserver=reserver)
+        # No savepoint per book: a failing write ends the caller's transaction, which rolls every book back.
+        handbook = write_handbook(doc, system=system, source=source, source_kind=source_kind, digest=digest,
+                                  keys=info, revision=latest + 1, retire_current=current is not None,
+                                  reserver=reserver)
         revisions[doc["code"]] = [handbook.revision, handbook.revision, digest]
         result.status = "revised" if latest else "created"
         result.revision = handbook.revision
