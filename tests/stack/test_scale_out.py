@@ -176,9 +176,12 @@ def test_a_battlescribe_import_runs_on_the_worker_while_both_processes_keep_serv
 
 
 def _inserting_handbooks(stack) -> bool:
+    # The worker's open transaction last ran a write of handbook rows: an INSERT of the handbook itself, or
+    # the COPY of a table's rows (how the loader writes on PostgreSQL; the INSERT alone is over in a moment).
     return bool(sql_query(stack.database_url, (
         "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
-        "AND xact_start IS NOT NULL AND query ILIKE 'INSERT INTO \"handbooks_%%'")))
+        "AND xact_start IS NOT NULL "
+        "AND (query ILIKE 'INSERT INTO \"handbooks_%%' OR query ILIKE 'COPY \"handbooks_%%')")))
 
 
 def test_a_worker_killed_mid_import_leaves_nothing_and_the_job_is_retried_after_restart(stack, bsdata):
