@@ -115,9 +115,16 @@ class _M2M:
     def __init__(self):
         self.links: dict = {}
 
-    def add(self, descriptor, owner: int, targets) -> None:
-        if targets:
-            self.links.setdefault(descriptor.field, []).extend((owner, t) for t in targets)
+    def adder(self, descriptor, by_code: dict):
+        """A function ``add(owner, codes)`` that links ``owner`` to the key of each of ``codes`` (none for no
+        list) through ``descriptor``'s table: made once per table, as a book has tens of thousands of
+        lists to link, most of them empty."""
+        pairs = self.links.setdefault(descriptor.field, [])
+
+        def add(owner: int, codes) -> None:
+            if codes:
+                pairs.extend([(owner, by_code[c]) for c in codes])
+        return add
 
     def flush(self) -> None:
         for field, pairs in self.links.items():
@@ -173,7 +180,7 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
     )
     book = handbook.pk
     links = _M2M()
-    links.add(m.Handbook.allied_nations, book, [nations[c] for c in doc.get("allied_nations", [])])
+    links.adder(m.Handbook.allied_nations, nations)(book, doc.get("allied_nations"))
     if doc.get("catalogue"):
         # As the other rows (not Model.create): a catalogue document is megabytes of JSON, which a debug cursor
         # would quote a second time to record the statement.
@@ -187,8 +194,6 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
     variant_keys = _insert(m.Variant, [{"handbook_id": book, "code": v["code"], "name": v["name"],
                                         "symbol": v.get("symbol", "")} for v in variant_docs])
     variant_by_code = {v["code"]: k for v, k in zip(variant_docs, variant_keys, strict=False)}
-    rules_of = lambda d: [rule_by_code[c] for c in d.get("rules", ())]  # noqa: E731
-    variants_of = lambda d: [variant_by_code[c] for c in d.get("variants", ())]  # noqa: E731
 
     unit_docs = doc.get("units", [])
     unit_keys = reserver.reserve(m.UnitEntry, len(unit_docs))
@@ -212,9 +217,11 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
             "armour_class": u.get("armour_class", ""), "hq_level": u.get("hq_level", ""), "extra": u.get("extra", {}),
         })
     _insert(m.UnitEntry, units, unit_keys)
+    unit_variants = links.adder(m.UnitEntry.variants, variant_by_code)
+    unit_rules = links.adder(m.UnitEntry.special_rules, rule_by_code)
     for key, u in zip(unit_keys, unit_docs, strict=False):
-        links.add(m.UnitEntry.variants, key, variants_of(u))
-        links.add(m.UnitEntry.special_rules, key, rules_of(u))
+        unit_variants(key, u.get("variants"))
+        unit_rules(key, u.get("rules"))
 
     sizes, size_docs, groups, group_docs, teams, team_docs, profiles, profile_docs = [], [], [], [], [], [], [], []
     for key, u in zip(unit_keys, unit_docs, strict=False):
@@ -237,8 +244,9 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
             profiles.append({"profile_type_id": ptypes[pr["type"]], "unit_id": key, "team_id": None,
                              "name": pr["name"], "values": pr["values"], "order": order})
             profile_docs.append(pr)
+    size_variants = links.adder(m.SizeOption.variants, variant_by_code)
     for key, s in zip(_insert(m.SizeOption, sizes), size_docs, strict=False):
-        links.add(m.SizeOption.variants, key, variants_of(s))
+        size_variants(key, s.get("variants"))
     upgrades, upgrade_docs = [], []
     for key, g in zip(_insert(m.UpgradeGroup, groups), group_docs, strict=False):
         for order, o in enumerate(g["options"]):
@@ -253,17 +261,21 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
                 "extra": o.get("extra", {}),
             })
             upgrade_docs.append(o)
+    upgrade_variants = links.adder(m.Upgrade.variants, variant_by_code)
+    upgrade_rules = links.adder(m.Upgrade.special_rules, rule_by_code)
     for key, o in zip(_insert(m.Upgrade, upgrades), upgrade_docs, strict=False):
-        links.add(m.Upgrade.variants, key, variants_of(o))
-        links.add(m.Upgrade.special_rules, key, rules_of(o))
+        upgrade_variants(key, o.get("variants"))
+        upgrade_rules(key, o.get("rules"))
+    team_rules = links.adder(m.Team.special_rules, rule_by_code)
     for key, t in zip(_insert(m.Team, teams), team_docs, strict=False):
-        links.add(m.Team.special_rules, key, rules_of(t))
+        team_rules(key, t.get("rules"))
         for order, pr in enumerate(t.get("profiles", [])):
             profiles.append({"profile_type_id": ptypes[pr["type"]], "unit_id": None, "team_id": key,
                              "name": pr["name"], "values": pr["values"], "order": order})
             profile_docs.append(pr)
+    profile_rules = links.adder(m.Profile.special_rules, rule_by_code)
     for key, pr in zip(_insert(m.Profile, profiles), profile_docs, strict=False):
-        links.add(m.Profile.special_rules, key, rules_of(pr))
+        profile_rules(key, pr.get("rules"))
 
     formation_docs = doc.get("formations", [])
     formation_keys = _insert(m.Formation, [
@@ -288,22 +300,26 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
             })
             box_docs.append(b)
 
+    formation_variants = links.adder(m.Formation.variants, variant_by_code)
+    formation_allies = links.adder(m.Formation.allied_nations, nations)
     for key, f in zip(formation_keys, formation_docs, strict=False):
-        links.add(m.Formation.variants, key, variants_of(f))
-        links.add(m.Formation.allied_nations, key, [nations[c] for c in f.get("allied_nations", [])])
+        formation_variants(key, f.get("variants"))
+        formation_allies(key, f.get("allied_nations"))
         queue_boxes(key, f["code"], f["boxes"])
     queue_boxes(None, "force", doc.get("support", []))
     choices, choice_docs = [], []
+    box_variants = links.adder(m.Box.variants, variant_by_code)
     for key, b in zip(_insert(m.Box, boxes), box_docs, strict=False):
-        links.add(m.Box.variants, key, variants_of(b))
+        box_variants(key, b.get("variants"))
         for order, c in enumerate(b["choices"]):
             c = {"unit": c} if isinstance(c, str) else c
             choices.append({"box_id": key, "unit_id": unit_by_code.get(c.get("unit")),
                             "formation_id": formation_by_code.get(c.get("formation")),
                             "option_cost": c.get("option_cost", 0), "max_count": c.get("max"), "order": order})
             choice_docs.append(c)
+    choice_variants = links.adder(m.BoxChoice.variants, variant_by_code)
     for key, c in zip(_insert(m.BoxChoice, choices), choice_docs, strict=False):
-        links.add(m.BoxChoice.variants, key, variants_of(c))
+        choice_variants(key, c.get("variants"))
 
     card_docs = doc.get("cards", [])
     card_keys = _insert(m.CommandCard, [
@@ -314,10 +330,12 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
          "extra": c.get("extra", {})}
         for order, c in enumerate(card_docs)
     ])
+    card_units = links.adder(m.CommandCard.target_units, unit_by_code)
+    card_formations = links.adder(m.CommandCard.target_formations, formation_by_code)
     for key, c in zip(card_keys, card_docs, strict=False):
         targets = c.get("targets") or {}
-        links.add(m.CommandCard.target_units, key, [unit_by_code[x] for x in targets.get("units", [])])
-        links.add(m.CommandCard.target_formations, key, [formation_by_code[x] for x in targets.get("formations", [])])
+        card_units(key, targets.get("units"))
+        card_formations(key, targets.get("formations"))
 
     _insert(m.Constraint, [
         {"handbook_id": book, "code": c["code"], "description": c["description"], "scope": c.get("scope", "force"),
