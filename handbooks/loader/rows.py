@@ -186,13 +186,14 @@ class Table:
                 out[i] = convert(value)
         return tuple(out)
 
-    def rows(self, values: list[dict], keys: list[int] | None = None) -> list[tuple]:
-        """Many rows as :meth:`row` makes each, with its key first when ``keys`` are given; converted column
-        by column, and a column whose values are all of the class it takes is not looked at value by value."""
+    def rows(self, values: list[dict] | list[tuple], keys: list[int] | None = None) -> list[tuple]:
+        """Many rows as :meth:`row` makes each (rows given as tuples in column order as their dicts would
+        be), with its key first when ``keys`` are given; converted column by column, and a column whose
+        values are all of the class it takes is not looked at value by value."""
         columns = self._columns(values, keys)
         return list(zip(*columns, strict=True)) if columns else []
 
-    def statement(self, values: list[dict], keys: list[int] | None = None) -> tuple[str, list[tuple]]:
+    def statement(self, values: list[dict] | list[tuple], keys: list[int] | None = None) -> tuple[str, list[tuple]]:
         """The statement that inserts these rows and its parameters. On SQLite a column that is NULL in every
         row is left out of it (it is NULL by default): the driver binds None only after looking for an
         adapter for it, which costs more than the rest of the value's way into the table."""
@@ -211,7 +212,7 @@ class Table:
             sql = self._sql_without[kept] = insert_sql(self.model._meta.db_table, [self.db_columns[i] for i in kept])
         return sql, list(zip(*(columns[i] for i in kept), strict=True))
 
-    def _columns(self, values: list[dict], keys: list[int] | None) -> list:
+    def _columns(self, values: list[dict] | list[tuple], keys: list[int] | None) -> list:
         """The rows' parameters as columns (the key column first when ``keys`` are given)."""
         if keys is not None and len(keys) != len(values):
             raise ValueError(f"{len(values)} rows but {len(keys)} keys")
@@ -219,9 +220,12 @@ class Table:
             return []
         every = self._every
         try:
-            if every is None:
+            if values[0].__class__ is tuple:
+                made = self._in_order(values)
+            elif every is None:
                 raise KeyError
-            made = list(map(every, values))
+            else:
+                made = list(map(every, values))
         except KeyError:  # a row that leaves columns out (or a table of one column): row by row
             made = [self.row(v) for v in values]
             columns: list = list(zip(*made, strict=True))
@@ -235,6 +239,14 @@ class Table:
         if keys is not None:
             columns.insert(0, keys)
         return columns
+
+    def _in_order(self, values: list[tuple]) -> list[tuple]:
+        """Rows given as tuples, each a value for every column in the order of :attr:`names` (a writer's
+        large tables: building a dict per row and reading it back costs as much as the rest of the way to
+        the statement). They are converted as the same rows given as dicts would be."""
+        if set(map(type, values)) != {tuple} or set(map(len, values)) != {len(self.names)}:
+            raise ValueError(f"rows of {self.model.__name__} must all be tuples of its {len(self.names)} columns")
+        return values
 
     def _row(self, values: dict) -> tuple:
         out = []
@@ -301,11 +313,11 @@ class KeyReserver:
         return list(range(start, start + count))
 
 
-def insert_rows(table: Table, rows: list[dict], keys: list[int] | None = None,
+def insert_rows(table: Table, rows: list[dict] | list[tuple], keys: list[int] | None = None,
                 reserver: KeyReserver | None = None) -> list[int]:
-    """Insert ``rows`` (attribute name -> value each) into ``table``; returns their new keys, in order.
-    ``keys``: keys already reserved for them (when rows must refer to each other); otherwise ``reserver``
-    reserves them (default: one query)."""
+    """Insert ``rows`` (attribute name -> value each, or tuples in the table's column order) into ``table``;
+    returns their new keys, in order. ``keys``: keys already reserved for them (when rows must refer to each
+    other); otherwise ``reserver`` reserves them (default: one query)."""
     if not rows:
         return []
     if table.with_key and keys is None:

@@ -136,6 +136,28 @@ def _table(model) -> Table:
     return Table(model)
 
 
+# The largest tables' rows are tuples, in these columns' order: a library has ~30,000 such rows, and a dict
+# per row costs as much to build and read back as the rest of the row's way to the statement.
+SIZE_COLUMNS = ("unit_id", "code", "label", "teams", "points", "order", "extra")
+GROUP_COLUMNS = ("unit_id", "code", "name", "min_choices", "max_choices", "order")
+UPGRADE_COLUMNS = ("group_id", "code", "name", "points", "cost_basis", "kind", "max_quantity", "adds_game_units",
+                   "available_from", "available_to", "order", "extra")
+PROFILE_COLUMNS = ("profile_type_id", "unit_id", "team_id", "name", "values", "order")
+BOX_COLUMNS = ("handbook_id", "formation_id", "code", "name", "column", "kind", "part_of_formation", "min_picks",
+               "max_picks", "order", "extra")
+CHOICE_COLUMNS = ("box_id", "unit_id", "formation_id", "option_cost", "max_count", "order")
+
+
+@cache
+def _ordered(model, columns: tuple[str, ...]) -> Table:
+    """The table whose rows are tuples in the order of ``columns``, which must name every column: a tuple
+    has no column left out to take the field's default."""
+    table = Table(model, list(columns))
+    if sorted(columns) != sorted(_table(model).names):
+        raise ValueError(f"{model.__name__} rows as tuples must give every column, not only {columns}")
+    return table
+
+
 @cache
 def _keyless(model) -> Table:
     """A table whose rows nothing written with them points at: the database gives the keys."""
@@ -158,6 +180,9 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
 
     def _insert(model, rows: list[dict], keys: list[int] | None = None) -> list[int]:
         return insert_rows(_table(model), rows, keys, reserver)
+
+    def _insert_tuples(model, columns: tuple[str, ...], rows: list[tuple]) -> list[int]:
+        return insert_rows(_ordered(model, columns), rows, None, reserver)
 
     if keys is not None and keys.code == system.code and keys.nation_keys is not None \
             and keys.profile_type_keys is not None:
@@ -226,12 +251,11 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
     sizes, size_docs, groups, group_docs, teams, team_docs, profiles, profile_docs = [], [], [], [], [], [], [], []
     for key, u in zip(unit_keys, unit_docs, strict=False):
         for order, s in enumerate(u["sizes"]):
-            sizes.append({"unit_id": key, "code": s["code"], "label": s["label"], "teams": s.get("teams", 1),
-                          "points": s.get("points", 0), "order": order, "extra": s.get("extra", {})})
+            sizes.append((key, s["code"], s["label"], s.get("teams", 1), s.get("points", 0), order,  # SIZE_COLUMNS
+                          s.get("extra", {})))
             size_docs.append(s)
         for order, g in enumerate(u.get("upgrades", [])):
-            groups.append({"unit_id": key, "code": g["code"], "name": g["name"], "min_choices": g.get("min", 0),
-                           "max_choices": g.get("max"), "order": order})
+            groups.append((key, g["code"], g["name"], g.get("min", 0), g.get("max"), order))  # GROUP_COLUMNS
             group_docs.append(g)
         for order, t in enumerate(u.get("teams", [])):
             teams.append({"unit_id": key, "code": t["code"], "name": t["name"], "team_type": t.get("type", ""),
@@ -241,40 +265,35 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
                           "order": order})
             team_docs.append(t)
         for order, pr in enumerate(u.get("profiles", [])):
-            profiles.append({"profile_type_id": ptypes[pr["type"]], "unit_id": key, "team_id": None,
-                             "name": pr["name"], "values": pr["values"], "order": order})
+            profiles.append((ptypes[pr["type"]], key, None, pr["name"], pr["values"], order))  # PROFILE_COLUMNS
             profile_docs.append(pr)
     size_variants = links.adder(m.SizeOption.variants, variant_by_code)
-    for key, s in zip(_insert(m.SizeOption, sizes), size_docs, strict=False):
+    for key, s in zip(_insert_tuples(m.SizeOption, SIZE_COLUMNS, sizes), size_docs, strict=False):
         size_variants(key, s.get("variants"))
     upgrades, upgrade_docs = [], []
-    for key, g in zip(_insert(m.UpgradeGroup, groups), group_docs, strict=False):
+    for key, g in zip(_insert_tuples(m.UpgradeGroup, GROUP_COLUMNS, groups), group_docs, strict=False):
         for order, o in enumerate(g["options"]):
             avail = o.get("available") or {}
             kind = o.get("kind", "option")
-            upgrades.append({
-                "group_id": key, "code": o["code"], "name": o["name"], "points": o.get("points", 0),
-                "cost_basis": o.get("per", "item" if kind == "item" else "unit"), "kind": kind,
-                "max_quantity": o.get("max_quantity", 1),
-                "adds_game_units": o.get("game_units", 1 if kind == "transport" else 0),
-                "available_from": avail.get("from"), "available_to": avail.get("to"), "order": order,
-                "extra": o.get("extra", {}),
-            })
+            upgrades.append((  # UPGRADE_COLUMNS
+                key, o["code"], o["name"], o.get("points", 0), o.get("per", "item" if kind == "item" else "unit"),
+                kind, o.get("max_quantity", 1), o.get("game_units", 1 if kind == "transport" else 0),
+                avail.get("from"), avail.get("to"), order, o.get("extra", {}),
+            ))
             upgrade_docs.append(o)
     upgrade_variants = links.adder(m.Upgrade.variants, variant_by_code)
     upgrade_rules = links.adder(m.Upgrade.special_rules, rule_by_code)
-    for key, o in zip(_insert(m.Upgrade, upgrades), upgrade_docs, strict=False):
+    for key, o in zip(_insert_tuples(m.Upgrade, UPGRADE_COLUMNS, upgrades), upgrade_docs, strict=False):
         upgrade_variants(key, o.get("variants"))
         upgrade_rules(key, o.get("rules"))
     team_rules = links.adder(m.Team.special_rules, rule_by_code)
     for key, t in zip(_insert(m.Team, teams), team_docs, strict=False):
         team_rules(key, t.get("rules"))
         for order, pr in enumerate(t.get("profiles", [])):
-            profiles.append({"profile_type_id": ptypes[pr["type"]], "unit_id": None, "team_id": key,
-                             "name": pr["name"], "values": pr["values"], "order": order})
+            profiles.append((ptypes[pr["type"]], None, key, pr["name"], pr["values"], order))  # PROFILE_COLUMNS
             profile_docs.append(pr)
     profile_rules = links.adder(m.Profile.special_rules, rule_by_code)
-    for key, pr in zip(_insert(m.Profile, profiles), profile_docs, strict=False):
+    for key, pr in zip(_insert_tuples(m.Profile, PROFILE_COLUMNS, profiles), profile_docs, strict=False):
         profile_rules(key, pr.get("rules"))
 
     formation_docs = doc.get("formations", [])
@@ -292,12 +311,11 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
         for order, b in enumerate(box_list):
             lo, hi = box_limits(b)
             column = b.get("column", "")
-            boxes.append({
-                "handbook_id": book, "formation_id": formation, "code": f"{prefix}/{b['code']}", "name": b["name"],
-                "column": column, "kind": b["kind"],
-                "part_of_formation": b.get("part_of_formation", formation is not None and column.lower() != "support"),
-                "min_picks": lo, "max_picks": hi, "order": order, "extra": b.get("extra", {}),
-            })
+            boxes.append((  # BOX_COLUMNS
+                book, formation, f"{prefix}/{b['code']}", b["name"], column, b["kind"],
+                b.get("part_of_formation", formation is not None and column.lower() != "support"),
+                lo, hi, order, b.get("extra", {}),
+            ))
             box_docs.append(b)
 
     formation_variants = links.adder(m.Formation.variants, variant_by_code)
@@ -309,16 +327,15 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
     queue_boxes(None, "force", doc.get("support", []))
     choices, choice_docs = [], []
     box_variants = links.adder(m.Box.variants, variant_by_code)
-    for key, b in zip(_insert(m.Box, boxes), box_docs, strict=False):
+    for key, b in zip(_insert_tuples(m.Box, BOX_COLUMNS, boxes), box_docs, strict=False):
         box_variants(key, b.get("variants"))
         for order, c in enumerate(b["choices"]):
             c = {"unit": c} if isinstance(c, str) else c
-            choices.append({"box_id": key, "unit_id": unit_by_code.get(c.get("unit")),
-                            "formation_id": formation_by_code.get(c.get("formation")),
-                            "option_cost": c.get("option_cost", 0), "max_count": c.get("max"), "order": order})
+            choices.append((key, unit_by_code.get(c.get("unit")), formation_by_code.get(c.get("formation")),
+                            c.get("option_cost", 0), c.get("max"), order))  # CHOICE_COLUMNS
             choice_docs.append(c)
     choice_variants = links.adder(m.BoxChoice.variants, variant_by_code)
-    for key, c in zip(_insert(m.BoxChoice, choices), choice_docs, strict=False):
+    for key, c in zip(_insert_tuples(m.BoxChoice, CHOICE_COLUMNS, choices), choice_docs, strict=False):
         choice_variants(key, c.get("variants"))
 
     card_docs = doc.get("cards", [])
