@@ -126,6 +126,14 @@ class _M2M:
                 pairs.extend([(owner, by_code[c]) for c in codes])
         return add
 
+    def link(self, descriptor, by_code: dict, owners: list[int], docs: list[dict], name: str) -> None:
+        """Link each of ``owners`` to the keys of the codes its document (in ``docs``) lists under ``name``:
+        as an ``adder`` per row, for the tables whose rows are linked in a loop of their own."""
+        pairs = self.links.setdefault(descriptor.field, [])
+        for owner, d in zip(owners, docs, strict=True):
+            if codes := d.get(name):
+                pairs.extend([(owner, by_code[c]) for c in codes])
+
     def flush(self) -> None:
         for field, pairs in self.links.items():
             insert_pairs(field.remote_field.through, field.m2m_column_name(), field.m2m_reverse_name(), pairs)
@@ -242,11 +250,8 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
             "armour_class": u.get("armour_class", ""), "hq_level": u.get("hq_level", ""), "extra": u.get("extra", {}),
         })
     _insert(m.UnitEntry, units, unit_keys)
-    unit_variants = links.adder(m.UnitEntry.variants, variant_by_code)
-    unit_rules = links.adder(m.UnitEntry.special_rules, rule_by_code)
-    for key, u in zip(unit_keys, unit_docs, strict=False):
-        unit_variants(key, u.get("variants"))
-        unit_rules(key, u.get("rules"))
+    links.link(m.UnitEntry.variants, variant_by_code, unit_keys, unit_docs, "variants")
+    links.link(m.UnitEntry.special_rules, rule_by_code, unit_keys, unit_docs, "rules")
 
     sizes, size_docs, groups, group_docs, teams, team_docs, profiles, profile_docs = [], [], [], [], [], [], [], []
     for key, u in zip(unit_keys, unit_docs, strict=False):
@@ -267,9 +272,8 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
         for order, pr in enumerate(u.get("profiles", [])):
             profiles.append((ptypes[pr["type"]], key, None, pr["name"], pr["values"], order))  # PROFILE_COLUMNS
             profile_docs.append(pr)
-    size_variants = links.adder(m.SizeOption.variants, variant_by_code)
-    for key, s in zip(_insert_tuples(m.SizeOption, SIZE_COLUMNS, sizes), size_docs, strict=False):
-        size_variants(key, s.get("variants"))
+    links.link(m.SizeOption.variants, variant_by_code, _insert_tuples(m.SizeOption, SIZE_COLUMNS, sizes), size_docs,
+               "variants")
     upgrades, upgrade_docs = [], []
     for key, g in zip(_insert_tuples(m.UpgradeGroup, GROUP_COLUMNS, groups), group_docs, strict=False):
         for order, o in enumerate(g["options"]):
@@ -281,20 +285,17 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
                 avail.get("from"), avail.get("to"), order, o.get("extra", {}),
             ))
             upgrade_docs.append(o)
-    upgrade_variants = links.adder(m.Upgrade.variants, variant_by_code)
-    upgrade_rules = links.adder(m.Upgrade.special_rules, rule_by_code)
-    for key, o in zip(_insert_tuples(m.Upgrade, UPGRADE_COLUMNS, upgrades), upgrade_docs, strict=False):
-        upgrade_variants(key, o.get("variants"))
-        upgrade_rules(key, o.get("rules"))
+    upgrade_keys = _insert_tuples(m.Upgrade, UPGRADE_COLUMNS, upgrades)
+    links.link(m.Upgrade.variants, variant_by_code, upgrade_keys, upgrade_docs, "variants")
+    links.link(m.Upgrade.special_rules, rule_by_code, upgrade_keys, upgrade_docs, "rules")
     team_rules = links.adder(m.Team.special_rules, rule_by_code)
     for key, t in zip(_insert(m.Team, teams), team_docs, strict=False):
         team_rules(key, t.get("rules"))
         for order, pr in enumerate(t.get("profiles", [])):
             profiles.append((ptypes[pr["type"]], None, key, pr["name"], pr["values"], order))  # PROFILE_COLUMNS
             profile_docs.append(pr)
-    profile_rules = links.adder(m.Profile.special_rules, rule_by_code)
-    for key, pr in zip(_insert_tuples(m.Profile, PROFILE_COLUMNS, profiles), profile_docs, strict=False):
-        profile_rules(key, pr.get("rules"))
+    links.link(m.Profile.special_rules, rule_by_code, _insert_tuples(m.Profile, PROFILE_COLUMNS, profiles),
+               profile_docs, "rules")
 
     formation_docs = doc.get("formations", [])
     formation_keys = _insert(m.Formation, [
@@ -334,9 +335,8 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
             choices.append((key, unit_by_code.get(c.get("unit")), formation_by_code.get(c.get("formation")),
                             c.get("option_cost", 0), c.get("max"), order))  # CHOICE_COLUMNS
             choice_docs.append(c)
-    choice_variants = links.adder(m.BoxChoice.variants, variant_by_code)
-    for key, c in zip(_insert_tuples(m.BoxChoice, CHOICE_COLUMNS, choices), choice_docs, strict=False):
-        choice_variants(key, c.get("variants"))
+    links.link(m.BoxChoice.variants, variant_by_code, _insert_tuples(m.BoxChoice, CHOICE_COLUMNS, choices),
+               choice_docs, "variants")
 
     card_docs = doc.get("cards", [])
     card_keys = _insert(m.CommandCard, [
