@@ -60,7 +60,9 @@ def check_schema(doc, source: str) -> list[LoadProblem]:
     return problems
 
 
-def _duplicates(items, path: str, source: str, what: str, key="code") -> list[LoadProblem]:
+def _duplicates(items, source: str, what: str, *path: str, key="code") -> list[LoadProblem]:
+    """Problems for codes given more than once in ``items``; the path comes in pieces, joined only for a
+    problem (most lists have none)."""
     if len(items) < 2:
         return []
     codes = [item.get(key) for item in items]
@@ -70,7 +72,7 @@ def _duplicates(items, path: str, source: str, what: str, key="code") -> list[Lo
     problems = []
     for index, code in enumerate(codes):
         if counts[code] > 1:
-            problems.append(LoadProblem(source, f"{path}[{index}].{key}", f"duplicate {what} code {code!r}"))
+            problems.append(LoadProblem(source, f"{''.join(path)}[{index}].{key}", f"duplicate {what} code {code!r}"))
     return problems
 
 
@@ -96,43 +98,49 @@ def check_handbook_references(doc: dict, source: str, system: SystemInfo | None)
     units = doc.get("units", [])
     formations = doc.get("formations", [])
     cards = doc.get("cards", [])
-    p += _duplicates(rules, "special_rules", source, "special rule")
-    p += _duplicates(variants, "variants", source, "variant")
-    p += _duplicates(units, "units", source, "unit")
-    p += _duplicates(formations, "formations", source, "formation")
-    p += _duplicates(cards, "cards", source, "command card")
-    p += _duplicates(doc.get("constraints", []), "constraints", source, "constraint")
-    p += _duplicates(doc.get("support", []), "support", source, "box")
+    p += _duplicates(rules, source, "special rule", "special_rules")
+    p += _duplicates(variants, source, "variant", "variants")
+    p += _duplicates(units, source, "unit", "units")
+    p += _duplicates(formations, source, "formation", "formations")
+    p += _duplicates(cards, source, "command card", "cards")
+    p += _duplicates(doc.get("constraints", []), source, "constraint", "constraints")
+    p += _duplicates(doc.get("support", []), source, "box", "support")
 
     rule_codes = {r["code"] for r in rules}
     variant_codes = {v["code"] for v in variants}
     unit_codes = {u["code"] for u in units}
     formation_codes = {f["code"] for f in formations}
 
-    def refs(values, known, path, what):
-        for i, code in enumerate(values or []):
+    def refs(values, known, what, *path):
+        """Report every code of ``values`` not in ``known``. The path comes in pieces, joined only for a
+        problem: nearly every list is all known, and one set test sees that."""
+        if not values or known.issuperset(values):
+            return
+        for i, code in enumerate(values):
             if code not in known:
-                add(f"{path}[{i}]", f"unknown {what} {code!r}")
+                add(f"{''.join(path)}[{i}]", f"unknown {what} {code!r}")
 
-    def check_profiles(profiles, path, allowed_targets):
+    def check_profiles(profiles, allowed_targets, *pieces):  # the path in pieces, as for refs
         for i, prof in enumerate(profiles or []):
             ptype = system.profile_types.get(prof["type"])
             if ptype is None:
-                add(f"{path}[{i}].type", f"unknown profile type {prof['type']!r} in system {system.code!r}")
+                add(f"{''.join(pieces)}[{i}].type", f"unknown profile type {prof['type']!r} in system {system.code!r}")
                 continue
             applies_to, characteristics = ptype
             if applies_to not in allowed_targets:
-                add(f"{path}[{i}].type", f"profile type {prof['type']!r} is for a {applies_to}, not here")
-            for key in prof["values"]:
-                if key not in characteristics:
-                    add(f"{path}[{i}].values.{key}", f"{prof['type']!r} has no characteristic {key!r}")
-            if found := prof.get("rules"):  # the path is written out only for a list there is
-                refs(found, rule_codes, f"{path}[{i}].rules", "special rule")
+                add(f"{''.join(pieces)}[{i}].type", f"profile type {prof['type']!r} is for a {applies_to}, not here")
+            values = prof["values"]
+            if not characteristics.issuperset(values):  # one set test for the usual case, all known
+                for key in values:
+                    if key not in characteristics:
+                        add(f"{''.join(pieces)}[{i}].values.{key}", f"{prof['type']!r} has no characteristic {key!r}")
+            if found := prof.get("rules"):
+                refs(found, rule_codes, "special rule", *pieces, f"[{i}].rules")
 
     for ui, unit in enumerate(units):
         base = f"units[{ui}]"
-        refs(unit.get("variants"), variant_codes, f"{base}.variants", "variant")
-        refs(unit.get("rules"), rule_codes, f"{base}.rules", "special rule")
+        refs(unit.get("variants"), variant_codes, "variant", base, ".variants")
+        refs(unit.get("rules"), rule_codes, "special rule", base, ".rules")
         source_code = unit.get("observer_source")
         if source_code is not None:
             if source_code not in unit_codes:
@@ -143,39 +151,39 @@ def check_handbook_references(doc: dict, source: str, system: SystemInfo | None)
         if "from" in avail and "to" in avail and avail["from"] > avail["to"]:
             add(f"{base}.available", f"'from' {avail['from']} is after 'to' {avail['to']}")
         sizes = unit["sizes"]
-        p += _duplicates(sizes, f"{base}.sizes", source, "size")
+        p += _duplicates(sizes, source, "size", base, ".sizes")
         for si, size in enumerate(sizes):
             if found := size.get("variants"):
-                refs(found, variant_codes, f"{base}.sizes[{si}].variants", "variant")
+                refs(found, variant_codes, "variant", base, f".sizes[{si}].variants")
         groups = unit.get("upgrades", [])
-        p += _duplicates(groups, f"{base}.upgrades", source, "upgrade group")
+        p += _duplicates(groups, source, "upgrade group", base, ".upgrades")
         for gi, group in enumerate(groups):
             gpath = f"{base}.upgrades[{gi}]"
             options = group["options"]
-            p += _duplicates(options, f"{gpath}.options", source, "upgrade")
+            p += _duplicates(options, source, "upgrade", gpath, ".options")
             if "max" in group and group.get("min", 0) > group["max"]:
                 add(gpath, f"min {group['min']} is more than max {group['max']}")
             if group.get("min", 0) > len(options):
                 add(gpath, f"min {group['min']} is more than the {len(options)} option(s) offered")
             for oi, option in enumerate(options):
                 if found := option.get("variants"):
-                    refs(found, variant_codes, f"{gpath}.options[{oi}].variants", "variant")
+                    refs(found, variant_codes, "variant", gpath, f".options[{oi}].variants")
                 if found := option.get("rules"):
-                    refs(found, rule_codes, f"{gpath}.options[{oi}].rules", "special rule")
+                    refs(found, rule_codes, "special rule", gpath, f".options[{oi}].rules")
         teams = unit.get("teams", [])
-        p += _duplicates(teams, f"{base}.teams", source, "team")
+        p += _duplicates(teams, source, "team", base, ".teams")
         for ti, team in enumerate(teams):
             if found := team.get("rules"):
-                refs(found, rule_codes, f"{base}.teams[{ti}].rules", "special rule")
+                refs(found, rule_codes, "special rule", base, f".teams[{ti}].rules")
             if found := team.get("profiles"):
-                check_profiles(found, f"{base}.teams[{ti}].profiles", TEAM_PROFILES)
-        check_profiles(unit.get("profiles"), f"{base}.profiles", UNIT_PROFILES)
+                check_profiles(found, TEAM_PROFILES, base, f".teams[{ti}].profiles")
+        check_profiles(unit.get("profiles"), UNIT_PROFILES, base, ".profiles")
 
     def check_boxes(boxes, path):
         for bi, box in enumerate(boxes):
             bpath = f"{path}[{bi}]"
             if found := box.get("variants"):
-                refs(found, variant_codes, f"{bpath}.variants", "variant")
+                refs(found, variant_codes, "variant", bpath, ".variants")
             lo, hi = box_limits(box)
             if lo > hi:
                 add(bpath, f"min {lo} is more than max {hi}")
@@ -184,28 +192,27 @@ def check_handbook_references(doc: dict, source: str, system: SystemInfo | None)
                     if choice not in unit_codes:
                         add(f"{bpath}.choices[{ci}]", f"unknown unit {choice!r}")
                     continue
-                cpath = f"{bpath}.choices[{ci}]"
                 if "unit" in choice and choice["unit"] not in unit_codes:
-                    add(cpath, f"unknown unit {choice['unit']!r}")
+                    add(f"{bpath}.choices[{ci}]", f"unknown unit {choice['unit']!r}")
                 if "formation" in choice and choice["formation"] not in formation_codes:
-                    add(cpath, f"unknown formation {choice['formation']!r}")
+                    add(f"{bpath}.choices[{ci}]", f"unknown formation {choice['formation']!r}")
                 if found := choice.get("variants"):
-                    refs(found, variant_codes, f"{cpath}.variants", "variant")
+                    refs(found, variant_codes, "variant", bpath, f".choices[{ci}].variants")
 
     for fi, formation in enumerate(formations):
         fpath = f"formations[{fi}]"
-        refs(formation.get("variants"), variant_codes, f"{fpath}.variants", "variant")
+        refs(formation.get("variants"), variant_codes, "variant", fpath, ".variants")
         for ni, nation in enumerate(formation.get("allied_nations", [])):
             if nation not in system.nations:
                 add(f"{fpath}.allied_nations[{ni}]", f"unknown nation {nation!r} in system {system.code!r}")
-        p += _duplicates(formation["boxes"], f"{fpath}.boxes", source, "box")
+        p += _duplicates(formation["boxes"], source, "box", fpath, ".boxes")
         check_boxes(formation["boxes"], f"{fpath}.boxes")
     check_boxes(doc.get("support", []), "support")
 
     for ci, card in enumerate(cards):
         targets = card.get("targets") or {}
-        refs(targets.get("units"), unit_codes, f"cards[{ci}].targets.units", "unit")
-        refs(targets.get("formations"), formation_codes, f"cards[{ci}].targets.formations", "formation")
+        refs(targets.get("units"), unit_codes, "unit", f"cards[{ci}].targets.units")
+        refs(targets.get("formations"), formation_codes, "formation", f"cards[{ci}].targets.formations")
 
     for ci, constraint in enumerate(doc.get("constraints", [])):
         cpath = f"constraints[{ci}]"
@@ -215,7 +222,7 @@ def check_handbook_references(doc: dict, source: str, system: SystemInfo | None)
             constraint["target"]["kind"]
         )
         if known is not None:
-            refs(constraint["target"]["codes"], known, f"{cpath}.target.codes", constraint["target"]["kind"])
+            refs(constraint["target"]["codes"], known, constraint["target"]["kind"], cpath, ".target.codes")
     return p
 
 

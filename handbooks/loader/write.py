@@ -115,9 +115,24 @@ class _M2M:
     def __init__(self):
         self.links: dict = {}
 
-    def add(self, descriptor, owner: int, targets) -> None:
-        if targets:
-            self.links.setdefault(descriptor.field, []).extend((owner, t) for t in targets)
+    def adder(self, descriptor, by_code: dict):
+        """A function ``add(owner, codes)`` that links ``owner`` to the key of each of ``codes`` (none for no
+        list) through ``descriptor``'s table: made once per table, as a book has tens of thousands of
+        lists to link, most of them empty."""
+        pairs = self.links.setdefault(descriptor.field, [])
+
+        def add(owner: int, codes) -> None:
+            if codes:
+                pairs.extend([(owner, by_code[c]) for c in codes])
+        return add
+
+    def link(self, descriptor, by_code: dict, owners: list[int], docs: list[dict], name: str) -> None:
+        """Link each of ``owners`` to the keys of the codes its document (in ``docs``) lists under ``name``:
+        as an ``adder`` per row, for the tables whose rows are linked in a loop of their own."""
+        pairs = self.links.setdefault(descriptor.field, [])
+        for owner, d in zip(owners, docs, strict=True):
+            if codes := d.get(name):
+                pairs.extend([(owner, by_code[c]) for c in codes])
 
     def flush(self) -> None:
         for field, pairs in self.links.items():
@@ -127,6 +142,28 @@ class _M2M:
 @cache
 def _table(model) -> Table:
     return Table(model)
+
+
+# The largest tables' rows are tuples, in these columns' order: a library has ~30,000 such rows, and a dict
+# per row costs as much to build and read back as the rest of the row's way to the statement.
+SIZE_COLUMNS = ("unit_id", "code", "label", "teams", "points", "order", "extra")
+GROUP_COLUMNS = ("unit_id", "code", "name", "min_choices", "max_choices", "order")
+UPGRADE_COLUMNS = ("group_id", "code", "name", "points", "cost_basis", "kind", "max_quantity", "adds_game_units",
+                   "available_from", "available_to", "order", "extra")
+PROFILE_COLUMNS = ("profile_type_id", "unit_id", "team_id", "name", "values", "order")
+BOX_COLUMNS = ("handbook_id", "formation_id", "code", "name", "column", "kind", "part_of_formation", "min_picks",
+               "max_picks", "order", "extra")
+CHOICE_COLUMNS = ("box_id", "unit_id", "formation_id", "option_cost", "max_count", "order")
+
+
+@cache
+def _ordered(model, columns: tuple[str, ...]) -> Table:
+    """The table whose rows are tuples in the order of ``columns``, which must name every column: a tuple
+    has no column left out to take the field's default."""
+    table = Table(model, list(columns))
+    if sorted(columns) != sorted(_table(model).names):
+        raise ValueError(f"{model.__name__} rows as tuples must give every column, not only {columns}")
+    return table
 
 
 @cache
@@ -152,6 +189,9 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
     def _insert(model, rows: list[dict], keys: list[int] | None = None) -> list[int]:
         return insert_rows(_table(model), rows, keys, reserver)
 
+    def _insert_tuples(model, columns: tuple[str, ...], rows: list[tuple]) -> list[int]:
+        return insert_rows(_ordered(model, columns), rows, None, reserver)
+
     if keys is not None and keys.code == system.code and keys.nation_keys is not None \
             and keys.profile_type_keys is not None:
         nations, ptypes = keys.nation_keys, keys.profile_type_keys
@@ -173,7 +213,7 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
     )
     book = handbook.pk
     links = _M2M()
-    links.add(m.Handbook.allied_nations, book, [nations[c] for c in doc.get("allied_nations", [])])
+    links.adder(m.Handbook.allied_nations, nations)(book, doc.get("allied_nations"))
     if doc.get("catalogue"):
         # As the other rows (not Model.create): a catalogue document is megabytes of JSON, which a debug cursor
         # would quote a second time to record the statement.
@@ -187,8 +227,6 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
     variant_keys = _insert(m.Variant, [{"handbook_id": book, "code": v["code"], "name": v["name"],
                                         "symbol": v.get("symbol", "")} for v in variant_docs])
     variant_by_code = {v["code"]: k for v, k in zip(variant_docs, variant_keys, strict=False)}
-    rules_of = lambda d: [rule_by_code[c] for c in d.get("rules", ())]  # noqa: E731
-    variants_of = lambda d: [variant_by_code[c] for c in d.get("variants", ())]  # noqa: E731
 
     unit_docs = doc.get("units", [])
     unit_keys = reserver.reserve(m.UnitEntry, len(unit_docs))
@@ -212,19 +250,17 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
             "armour_class": u.get("armour_class", ""), "hq_level": u.get("hq_level", ""), "extra": u.get("extra", {}),
         })
     _insert(m.UnitEntry, units, unit_keys)
-    for key, u in zip(unit_keys, unit_docs, strict=False):
-        links.add(m.UnitEntry.variants, key, variants_of(u))
-        links.add(m.UnitEntry.special_rules, key, rules_of(u))
+    links.link(m.UnitEntry.variants, variant_by_code, unit_keys, unit_docs, "variants")
+    links.link(m.UnitEntry.special_rules, rule_by_code, unit_keys, unit_docs, "rules")
 
     sizes, size_docs, groups, group_docs, teams, team_docs, profiles, profile_docs = [], [], [], [], [], [], [], []
     for key, u in zip(unit_keys, unit_docs, strict=False):
         for order, s in enumerate(u["sizes"]):
-            sizes.append({"unit_id": key, "code": s["code"], "label": s["label"], "teams": s.get("teams", 1),
-                          "points": s.get("points", 0), "order": order, "extra": s.get("extra", {})})
+            sizes.append((key, s["code"], s["label"], s.get("teams", 1), s.get("points", 0), order,  # SIZE_COLUMNS
+                          s.get("extra", {})))
             size_docs.append(s)
         for order, g in enumerate(u.get("upgrades", [])):
-            groups.append({"unit_id": key, "code": g["code"], "name": g["name"], "min_choices": g.get("min", 0),
-                           "max_choices": g.get("max"), "order": order})
+            groups.append((key, g["code"], g["name"], g.get("min", 0), g.get("max"), order))  # GROUP_COLUMNS
             group_docs.append(g)
         for order, t in enumerate(u.get("teams", [])):
             teams.append({"unit_id": key, "code": t["code"], "name": t["name"], "team_type": t.get("type", ""),
@@ -234,36 +270,32 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
                           "order": order})
             team_docs.append(t)
         for order, pr in enumerate(u.get("profiles", [])):
-            profiles.append({"profile_type_id": ptypes[pr["type"]], "unit_id": key, "team_id": None,
-                             "name": pr["name"], "values": pr["values"], "order": order})
+            profiles.append((ptypes[pr["type"]], key, None, pr["name"], pr["values"], order))  # PROFILE_COLUMNS
             profile_docs.append(pr)
-    for key, s in zip(_insert(m.SizeOption, sizes), size_docs, strict=False):
-        links.add(m.SizeOption.variants, key, variants_of(s))
+    links.link(m.SizeOption.variants, variant_by_code, _insert_tuples(m.SizeOption, SIZE_COLUMNS, sizes), size_docs,
+               "variants")
     upgrades, upgrade_docs = [], []
-    for key, g in zip(_insert(m.UpgradeGroup, groups), group_docs, strict=False):
+    for key, g in zip(_insert_tuples(m.UpgradeGroup, GROUP_COLUMNS, groups), group_docs, strict=False):
         for order, o in enumerate(g["options"]):
             avail = o.get("available") or {}
             kind = o.get("kind", "option")
-            upgrades.append({
-                "group_id": key, "code": o["code"], "name": o["name"], "points": o.get("points", 0),
-                "cost_basis": o.get("per", "item" if kind == "item" else "unit"), "kind": kind,
-                "max_quantity": o.get("max_quantity", 1),
-                "adds_game_units": o.get("game_units", 1 if kind == "transport" else 0),
-                "available_from": avail.get("from"), "available_to": avail.get("to"), "order": order,
-                "extra": o.get("extra", {}),
-            })
+            upgrades.append((  # UPGRADE_COLUMNS
+                key, o["code"], o["name"], o.get("points", 0), o.get("per", "item" if kind == "item" else "unit"),
+                kind, o.get("max_quantity", 1), o.get("game_units", 1 if kind == "transport" else 0),
+                avail.get("from"), avail.get("to"), order, o.get("extra", {}),
+            ))
             upgrade_docs.append(o)
-    for key, o in zip(_insert(m.Upgrade, upgrades), upgrade_docs, strict=False):
-        links.add(m.Upgrade.variants, key, variants_of(o))
-        links.add(m.Upgrade.special_rules, key, rules_of(o))
+    upgrade_keys = _insert_tuples(m.Upgrade, UPGRADE_COLUMNS, upgrades)
+    links.link(m.Upgrade.variants, variant_by_code, upgrade_keys, upgrade_docs, "variants")
+    links.link(m.Upgrade.special_rules, rule_by_code, upgrade_keys, upgrade_docs, "rules")
+    team_rules = links.adder(m.Team.special_rules, rule_by_code)
     for key, t in zip(_insert(m.Team, teams), team_docs, strict=False):
-        links.add(m.Team.special_rules, key, rules_of(t))
+        team_rules(key, t.get("rules"))
         for order, pr in enumerate(t.get("profiles", [])):
-            profiles.append({"profile_type_id": ptypes[pr["type"]], "unit_id": None, "team_id": key,
-                             "name": pr["name"], "values": pr["values"], "order": order})
+            profiles.append((ptypes[pr["type"]], None, key, pr["name"], pr["values"], order))  # PROFILE_COLUMNS
             profile_docs.append(pr)
-    for key, pr in zip(_insert(m.Profile, profiles), profile_docs, strict=False):
-        links.add(m.Profile.special_rules, key, rules_of(pr))
+    links.link(m.Profile.special_rules, rule_by_code, _insert_tuples(m.Profile, PROFILE_COLUMNS, profiles),
+               profile_docs, "rules")
 
     formation_docs = doc.get("formations", [])
     formation_keys = _insert(m.Formation, [
@@ -280,30 +312,31 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
         for order, b in enumerate(box_list):
             lo, hi = box_limits(b)
             column = b.get("column", "")
-            boxes.append({
-                "handbook_id": book, "formation_id": formation, "code": f"{prefix}/{b['code']}", "name": b["name"],
-                "column": column, "kind": b["kind"],
-                "part_of_formation": b.get("part_of_formation", formation is not None and column.lower() != "support"),
-                "min_picks": lo, "max_picks": hi, "order": order, "extra": b.get("extra", {}),
-            })
+            boxes.append((  # BOX_COLUMNS
+                book, formation, f"{prefix}/{b['code']}", b["name"], column, b["kind"],
+                b.get("part_of_formation", formation is not None and column.lower() != "support"),
+                lo, hi, order, b.get("extra", {}),
+            ))
             box_docs.append(b)
 
+    formation_variants = links.adder(m.Formation.variants, variant_by_code)
+    formation_allies = links.adder(m.Formation.allied_nations, nations)
     for key, f in zip(formation_keys, formation_docs, strict=False):
-        links.add(m.Formation.variants, key, variants_of(f))
-        links.add(m.Formation.allied_nations, key, [nations[c] for c in f.get("allied_nations", [])])
+        formation_variants(key, f.get("variants"))
+        formation_allies(key, f.get("allied_nations"))
         queue_boxes(key, f["code"], f["boxes"])
     queue_boxes(None, "force", doc.get("support", []))
     choices, choice_docs = [], []
-    for key, b in zip(_insert(m.Box, boxes), box_docs, strict=False):
-        links.add(m.Box.variants, key, variants_of(b))
+    box_variants = links.adder(m.Box.variants, variant_by_code)
+    for key, b in zip(_insert_tuples(m.Box, BOX_COLUMNS, boxes), box_docs, strict=False):
+        box_variants(key, b.get("variants"))
         for order, c in enumerate(b["choices"]):
             c = {"unit": c} if isinstance(c, str) else c
-            choices.append({"box_id": key, "unit_id": unit_by_code.get(c.get("unit")),
-                            "formation_id": formation_by_code.get(c.get("formation")),
-                            "option_cost": c.get("option_cost", 0), "max_count": c.get("max"), "order": order})
+            choices.append((key, unit_by_code.get(c.get("unit")), formation_by_code.get(c.get("formation")),
+                            c.get("option_cost", 0), c.get("max"), order))  # CHOICE_COLUMNS
             choice_docs.append(c)
-    for key, c in zip(_insert(m.BoxChoice, choices), choice_docs, strict=False):
-        links.add(m.BoxChoice.variants, key, variants_of(c))
+    links.link(m.BoxChoice.variants, variant_by_code, _insert_tuples(m.BoxChoice, CHOICE_COLUMNS, choices),
+               choice_docs, "variants")
 
     card_docs = doc.get("cards", [])
     card_keys = _insert(m.CommandCard, [
@@ -314,10 +347,12 @@ def write_handbook(doc: dict, *, system: m.GameSystem, source: str, source_kind:
          "extra": c.get("extra", {})}
         for order, c in enumerate(card_docs)
     ])
+    card_units = links.adder(m.CommandCard.target_units, unit_by_code)
+    card_formations = links.adder(m.CommandCard.target_formations, formation_by_code)
     for key, c in zip(card_keys, card_docs, strict=False):
         targets = c.get("targets") or {}
-        links.add(m.CommandCard.target_units, key, [unit_by_code[x] for x in targets.get("units", [])])
-        links.add(m.CommandCard.target_formations, key, [formation_by_code[x] for x in targets.get("formations", [])])
+        card_units(key, targets.get("units"))
+        card_formations(key, targets.get("formations"))
 
     _insert(m.Constraint, [
         {"handbook_id": book, "code": c["code"], "description": c["description"], "scope": c.get("scope", "force"),

@@ -229,6 +229,9 @@ def test_unknown_references_in_nested_lists_are_reported_with_their_paths(system
     doc["formations"][0]["boxes"][3]["choices"][1]["variants"] = ["v15", "v98"]
     doc["formations"][0]["boxes"][0]["variants"] = ["v97"]
     doc["units"][2]["sizes"].append({"code": "4x", "label": "again", "teams": 4, "points": 1})
+    doc["units"][1]["upgrades"][0]["options"].append(copy.deepcopy(doc["units"][1]["upgrades"][0]["options"][0]))
+    doc["units"][0]["teams"] = [{"code": "t", "name": "T", "rules": ["no-rule-3"]}]
+    doc["cards"][0]["targets"]["formations"] = ["TG100", "TG404"]
     tail = [s.split(": ", 1)[1] for s in problems_of(load(write(tmp_path, doc)))]
     assert sorted(tail) == sorted([
         "units[1].sizes[0].variants[0]: unknown variant 'v99'",
@@ -238,6 +241,11 @@ def test_unknown_references_in_nested_lists_are_reported_with_their_paths(system
         "formations[0].boxes[0].variants[0]: unknown variant 'v97'",
         "units[2].sizes[0].code: duplicate size code '4x'",
         "units[2].sizes[1].code: duplicate size code '4x'",
+        "units[1].upgrades[0].options[0].code: duplicate upgrade code 'schurzen'",
+        "units[1].upgrades[0].options[1].code: duplicate upgrade code 'schurzen'",
+        "units[1].upgrades[0].options[1].rules[1]: unknown special rule 'no-rule'",
+        "units[0].teams[0].rules[0]: unknown special rule 'no-rule-3'",
+        "cards[0].targets.formations[1]: unknown formation 'TG404'",
     ])
 
 

@@ -6,7 +6,8 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 
 from handbooks import models as m
-from handbooks.loader.rows import Table, _json_text
+from handbooks.loader.rows import Table, _json_column, _json_text
+from handbooks.loader.write import _ordered
 
 pytestmark = pytest.mark.django_db
 
@@ -146,3 +147,38 @@ def test_rows_written_without_their_null_columns_read_back_as_null():
                                            "transport_capacity": None, "available_from": None}])
     unit = m.UnitEntry.objects.get(code="a")
     assert (unit.transport_capacity, unit.available_from, unit.observer_source_id) == (None, None, None)
+
+
+def test_rows_given_as_tuples_in_column_order_are_converted_as_their_dicts():
+    table = Table(m.Upgrade)
+    full = {name: table.defaults[name] for name in table.names}
+    dicts = [
+        {**full, "group_id": 1, "code": "a", "name": "Skirts", "points": 2, "extra": {"n": 1}},
+        {**full, "group_id": "2", "code": 3, "name": "Ü", "available_from": "1943", "available_to": None},
+        {**full, "group_id": 3, "code": "c", "name": "MG", "extra": None, "max_quantity": 4},
+    ]
+    tuples = [tuple(d[name] for name in table.names) for d in dicts]
+    assert table.rows(tuples, [7, 8, 9]) == table.rows(dicts, [7, 8, 9])
+    assert table.statement(tuples, [7, 8, 9]) == table.statement(dicts, [7, 8, 9])
+    with pytest.raises(ValueError):
+        table.rows([*tuples, tuples[0][:-1]])
+    with pytest.raises(ValueError):
+        table.rows([*tuples, dicts[0]])
+
+
+def test_a_table_of_tuples_must_give_every_column():
+    assert _ordered(m.BoxChoice, ("box_id", "unit_id", "formation_id", "option_cost", "max_count", "order"))
+    with pytest.raises(ValueError):
+        _ordered(m.BoxChoice, ("box_id", "unit_id", "formation_id", "option_cost", "max_count"))
+
+
+def test_booleans_of_a_column_are_converted_as_each_alone():
+    table = Table(m.UnitEntry)
+    converter = table.converters[table.names.index("independent")]
+    for column in ([True, False, None, True], [True, "f", None, 0]):
+        assert converter.column(column) == [converter(v) for v in column]
+
+
+@pytest.mark.parametrize("column", [[{"a": "Ü"}, None, [], {}], [{"a": 1}, {1: 2}, 2**70, None]])
+def test_a_json_column_is_the_text_of_each_value_alone(column):
+    assert _json_column(column) == [None if v is None else _json_text(v) for v in column]
