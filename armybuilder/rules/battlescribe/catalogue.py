@@ -140,7 +140,6 @@ class Layout:
     by_path: dict  # slot path -> Slot
     checks: LayoutChecks | None = None  # compiled on first use
     plan: Plan | None = None  # the evaluator's index of those checks by what they count (made on first use)
-    below: dict | None = None  # points field -> what its compulsory entries cost at least (offers.required_below)
 
     def find(self, path: str) -> Slot | None:
         """The slot a roster entry path names: exact, then by its last two ids, then by its entry id."""
@@ -277,6 +276,8 @@ class Catalogue:
         self.rules: dict = doc.get("rules") or {}
         self._layouts: dict[str, Layout] = {}
         self._views: dict = {}
+        # (entry key, points field) -> what the entry's compulsory entries cost at least (offers.required_below)
+        self.below: dict[tuple, float] = {}
 
     def __getstate__(self) -> dict:
         # A pickled catalogue (the shared cache of handbook data) keeps its document only: layouts and views
@@ -331,6 +332,15 @@ class Catalogue:
         never chosen): no merged view is made for it when there is none yet."""
         view = self._views.get((entry.key, entry.node_id))
         return view.constraints if view is not None else _merged(entry, "constraints")
+
+    def costs_once(self, entry: Entry) -> dict:
+        """The entry's plain costs (read-only), as :meth:`constraints_once`: no merged view made for it."""
+        view = self._views.get((entry.key, entry.node_id))
+        if view is not None:
+            return view.costs
+        costs = entry.node.get("costs") or {}
+        linked = entry.link.get("costs") if entry.link else None
+        return {**costs, **linked} if linked is not None else costs
 
     def modifiers(self, entry: Entry) -> tuple:
         return self.view(entry).modifiers
@@ -527,9 +537,9 @@ class Catalogue:
                 slot.facts = None
             layout.checks = None
             layout.plan = None
-            layout.below = None
         self._layouts.clear()
         self._views.clear()
+        self.below.clear()
 
     # -- layouts ----------------------------------------------------------------------------
     def root_layout(self) -> Layout:
@@ -539,6 +549,24 @@ class Catalogue:
     def layout(self, entry: Entry) -> Layout:
         layout = self._layouts.get(entry.key)
         return layout if layout is not None else self._layout(entry.key, self.children(entry))
+
+    def built_layout(self, entry: Entry) -> Layout | None:
+        """The entry's layout if it has been worked out already, else None (none is made)."""
+        return self._layouts.get(entry.key)
+
+    def group_members(self, group: Entry, depth: int = 0) -> list[Entry]:
+        """The entries a group offers, its nested groups' included, in document order: the entries of its
+        slots in a layout (GroupSlot.slots), without making the layout."""
+        if depth > self.MAX_DEPTH:
+            raise CatalogueError(f"groups nested deeper than {self.MAX_DEPTH} under {group.key}")
+        out = []
+        for ref in self.children(group):
+            entry = self.resolve(ref)
+            if entry.node.get("k") == "group":
+                out.extend(self.group_members(entry, depth + 1))
+            else:
+                out.append(entry)
+        return out
 
     def slot_layout(self, slot: Slot) -> Layout:
         """What can be chosen under a selection made through ``slot``."""

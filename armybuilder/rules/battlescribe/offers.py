@@ -208,32 +208,70 @@ def _cheapest_for(evaluation: Evaluation, v, container, points: str) -> Slot | N
 def required_below(evaluation: Evaluation, slot: Slot, container, points: str) -> float:
     """What a choice's own compulsory entries cost at least, one level down (a look-ahead so a cheap
     size that forces dear transports does not win over a dearer size that forces nothing). It reads only the
-    catalogue (no list changes it): worked out once per layout and points field, and kept with the layout."""
+    catalogue (no list changes it): worked out once per entry and points field, and kept with the catalogue."""
     cat = (container if isinstance(container, ForceScope) else container.force).catalogue
-    layout = cat.layout(slot.entry)
-    known = layout.below
-    if known is None:
-        known = layout.below = {}
-    extra = known.get(points)
+    entry = slot.entry
+    key = (entry.key, points)
+    extra = cat.below.get(key)
     if extra is None:
-        extra = known[points] = _required_below(cat, layout, points)
+        # Most candidates priced are never chosen: their layout is read off the nodes rather than built for this.
+        layout = cat.built_layout(entry)
+        extra = cat.below[key] = _required_below(cat, layout, points) if layout is not None \
+            else _required_below_nodes(cat, entry, points)
     return extra
+
+
+def _slot_low(cat, entry) -> float:
+    """A slot's plain (unmodified) parent-scope minimum: the sum of its minimums."""
+    return sum(c.get("value", 0) for c in cat.constraints_once(entry)
+               if c.get("type") == "min" and c.get("scope") == "parent" and not c.get("modifiers"))
+
+
+def _group_low(cat, entry) -> float:
+    """A group's parent-scope minimum: the largest of its minimums."""
+    return max((c.get("value", 0) for c in cat.constraints_once(entry)
+                if c.get("type") == "min" and c.get("scope") == "parent"), default=0)
 
 
 def _required_below(cat, layout, points: str) -> float:
     extra = 0.0
     for child in layout.slots:
-        low = sum(c.get("value", 0) for c in cat.constraints_once(child.entry)
-                  if c.get("type") == "min" and c.get("scope") == "parent" and not c.get("modifiers"))
-        if low > 0 and not child.groups and not child.entry.hidden:
-            extra += low * cat.costs(child.entry).get(points, 0)
+        if not child.groups and not child.entry.hidden:
+            low = _slot_low(cat, child.entry)
+            if low > 0:
+                extra += low * cat.costs_once(child.entry).get(points, 0)
     for group in layout.groups:
         if group.parent is not None or group.entry.hidden:
             continue
-        low = max((c.get("value", 0) for c in cat.constraints_once(group.entry)
-                   if c.get("type") == "min" and c.get("scope") == "parent"), default=0)
+        low = _group_low(cat, group.entry)
         if low > 0:
-            prices = [cat.costs(s.entry).get(points, 0) for s in group.slots if not s.entry.hidden]
+            prices = [cat.costs_once(s.entry).get(points, 0) for s in group.slots if not s.entry.hidden]
+            if prices:
+                extra += low * min(prices)
+    return extra
+
+
+def _required_below_nodes(cat, entry, points: str) -> float:
+    """:func:`_required_below` read from the catalogue's nodes: the entry's children that are not groups are its
+    layout's slots in no group, the groups among them its outermost groups (tests/battlescribe/test_required_below
+    compares both on every entry of the library). Added in the same order, so the sum is the same to the bit."""
+    plain: list = []
+    groups: list = []
+    for ref in cat.children(entry):
+        child = cat.resolve(ref)
+        (groups if child.node.get("k") == "group" else plain).append(child)
+    extra = 0.0
+    for child in plain:
+        if not child.hidden:
+            low = _slot_low(cat, child)
+            if low > 0:
+                extra += low * cat.costs_once(child).get(points, 0)
+    for group in groups:
+        if group.hidden:
+            continue
+        low = _group_low(cat, group)
+        if low > 0:
+            prices = [cat.costs_once(e).get(points, 0) for e in cat.group_members(group) if not e.hidden]
             if prices:
                 extra += low * min(prices)
     return extra
