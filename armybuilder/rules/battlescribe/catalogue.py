@@ -64,6 +64,7 @@ class Entry:
     link_id: str = ""
     link: dict | None = None
     key: str = ""  # link id or node id: unique for this merged view
+    view: EntryView | None = None  # its merged view, kept once worked out (Catalogue.view: asked for at every check)
 
     @property
     def id(self) -> str:
@@ -317,11 +318,15 @@ class Catalogue:
 
     # -- merged views (worked out once per entry: they are asked for at every check) --------------
     def view(self, entry: Entry) -> EntryView:
+        view = entry.view
+        if view is not None:
+            return view
         key = (entry.key, entry.node_id)
         view = self._views.get(key)
         if view is None:
             view = EntryView(entry)
             self._views[key] = view
+        entry.view = view  # the same view for every Entry of one key: looked up by key once per Entry
         return view
 
     def constraints(self, entry: Entry) -> tuple:
@@ -601,8 +606,12 @@ class Catalogue:
         group_ids = tuple(g.entry.node_id for g in group_chain)
         group_path = group_chain[-1].path if group_chain else ""
         resolve = self.resolve
+        nodes = self.nodes
         for ref in ref_ids:
-            entry = resolve(ref)
+            node = nodes.get(ref)
+            # most children are entries named by their own id: resolve's work is for links (and its errors)
+            entry = Entry(ref, node, "", None, ref) if type(node) is dict and node.get("k") != "link" \
+                else resolve(ref)
             link_id = entry.link_id
             chain = (*links, link_id) if link_id else links
             node_id = entry.node_id
