@@ -104,14 +104,15 @@ class Facts:
     at every check, and what the Flames of War figures read of it. Made once per slot (``Slot.facts``)."""
 
     __slots__ = ("keys", "view", "costs", "cost_mods", "cost_plan", "category_mods", "name_mods", "name", "teams",
-                 "model", "card", "transport")
+                 "model", "card", "_transport", "_entry", "_profiles")
 
     def __init__(self, slot: Slot, catalogue: Catalogue):
         entry = slot.entry
         view = catalogue.view(entry)
+        etype = entry.type  # a property reading the node: once
         keys = slot.keys
         if keys is None:
-            keys = slot.ids | view.category_ids | {entry.type, "any", slot, *slot.groups}
+            keys = slot.ids | view.category_ids | {etype, "any", slot, *slot.groups}
             slot.keys = keys
         self.keys = keys
         self.view = view
@@ -126,9 +127,20 @@ class Facts:
         self.name_mods = view.by_kind.get("name") or None
         self.name = entry.name
         self.teams = teams_in_name(self.name) if self.name_mods is None else None  # None: the name may change
-        self.model = entry.type == "model"
+        self.model = etype == "model"
         self.card = entry.role == "card"
-        self.transport = is_transport(entry, catalogue.profiles)
+        # read only by the Flames of War figures of a checked list, not while completing one: worked out then
+        self._transport: bool | None = None
+        self._entry = entry
+        self._profiles = catalogue.profiles
+
+    @property
+    def transport(self) -> bool:
+        """Whether the entry is a Transport Attachment (is_transport)."""
+        found = self._transport
+        if found is None:
+            found = self._transport = is_transport(self._entry, self._profiles)
+        return found
 
     def __reduce__(self):
         # A pickled catalogue (the shared game data cache) leaves what the evaluator worked out behind: it holds
