@@ -492,7 +492,8 @@ class Catalogue:
         mins, parent_max, others = [], [], []
         entry = owner.entry
         view = self.view(entry)
-        modded = {m.get("field") for m in view.by_kind.get("constraint", EMPTY)}
+        constraint_mods = view.by_kind.get("constraint")
+        modded = {m.get("field") for m in constraint_mods} if constraint_mods else EMPTY
         entry_id = entry.node_id
         for index, c in enumerate(view.constraints):
             get = c.get  # each field read once: thousands of constraints are compiled per catalogue

@@ -744,7 +744,9 @@ class Evaluation:
             if settled is None or force not in settled:
                 self._check_settling(force, force, plan(catalogue, catalogue.root_layout()), out, seen, settled,
                                      stop)
-            found, looked = _first_wanted(out, looked, only)
+            found = None
+            if len(out) != looked:  # only what a node added to the report is scanned, and most add nothing
+                found, looked = _first_wanted(out, looked, only)
             if found is None:
                 for sel in selections[start:end]:  # depth first, as _check
                     if settled is not None and sel in settled:
@@ -754,9 +756,10 @@ class Evaluation:
                     compiled = layout.plan or plan(catalogue, layout)
                     if not compiled.empty:
                         self._check_settling(sel, sel.force, compiled, out, seen, settled, stop)
-                        found, looked = _first_wanted(out, looked, only)
-                        if found is not None:
-                            break
+                        if len(out) != looked:
+                            found, looked = _first_wanted(out, looked, only)
+                            if found is not None:
+                                break
             if found is not None:
                 key = (found.constraint, found.slot.entry.id if found.slot is not None else None)
                 if found.slot is not None and any(key in category_keys(f.catalogue, f.entry)
@@ -966,8 +969,8 @@ class Evaluation:
                 return  # a hidden group's limits do not apply (its selections are flagged as hidden)
             ctx = Virtual(slot=None, parent=node, force=force)
             members = tuple(s for s in node.children if owner in s.keys)
-            self._judge(check.constraint, count, self._check_limit(check, catalogue.modifiers(owner.entry), ctx,
-                        compiled), "group", owner.entry.name, ctx, node, members, owner, out, seen)
+            self._judge(check.constraint, count, self._check_limit(check, catalogue, ctx, compiled), "group",
+                        owner.entry.name, ctx, node, members, owner, out, seen)
             return
         chosen = tuple(s for s in node.children if s.slot is owner)
         if not chosen and check.constraint.get("type") == "max":
@@ -977,17 +980,18 @@ class Evaluation:
         ctx = chosen[0] if chosen else Virtual(slot=owner, parent=node, force=force)
         if hidden_here.get(id(owner)) or (id(owner) not in hidden_here and self.slot_hidden(owner, node, ctx)):
             return  # a hidden entry's limits do not apply
-        self._judge(check.constraint, count, self._check_limit(check, catalogue.modifiers(owner.entry), ctx,
-                    compiled), "entry", owner.entry.name, ctx, node, chosen, owner, out, seen)
+        self._judge(check.constraint, count, self._check_limit(check, catalogue, ctx, compiled), "entry",
+                    owner.entry.name, ctx, node, chosen, owner, out, seen)
 
-    def _check_limit(self, check, owner_mods: tuple, ctx, compiled: Plan) -> float:
+    def _check_limit(self, check, catalogue: Catalogue, ctx, compiled: Plan) -> float:
         """:meth:`constraint_value` of a compiled check: the owner's modifiers of its constraint, with their
-        conditions compiled (as a cost's, Facts.cost_plan), picked out once per layout and kept with its Plan."""
+        conditions compiled (as a cost's, Facts.cost_plan), picked out once per layout and kept with its Plan (the
+        owner's modifiers are looked up then only)."""
         entries = compiled.limits.get(id(check))
         cid = check.constraint.get("id")
         if entries is None:
-            entries = tuple((m, condition(m["when"]) if m.get("when") else None) for m in owner_mods
-                            if m.get("field") == cid) if cid else ()
+            entries = tuple((m, condition(m["when"]) if m.get("when") else None)
+                            for m in catalogue.modifiers(check.owner.entry) if m.get("field") == cid) if cid else ()
             compiled.limits[id(check)] = entries
         value = check.constraint.get("value", 0)
         return self._cost_modified(entries, cid, value, ctx) if entries else value
