@@ -410,6 +410,9 @@ class Catalogue:
         return compiled
 
     def _compile(self, layout: Layout) -> LayoutChecks:
+        if not layout.slots and not layout.groups:
+            # what most entries chosen (models, options) offer: nothing, so nothing to compile or to hide
+            return LayoutChecks(EMPTY, EMPTY, EMPTY, frozenset(), True, {}, {}, layout)
         mins: list = []
         group_max: list = []
         always: list = []
