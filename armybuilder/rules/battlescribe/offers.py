@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .catalogue import GroupSlot, Slot
+from .catalogue import Catalogue, GroupSlot, Slot
 from .evaluate import Evaluation, Virtual
 from .tree import ForceScope, Roster, Sel
 
@@ -82,8 +82,24 @@ def offers(evaluation: Evaluation, container) -> list[Offer]:
 
 
 def probe_cost(evaluation: Evaluation, slot: Slot, container) -> dict:
-    """The slot's own cost as priced where it would be chosen (modifiers seen from the parent)."""
+    """The slot's own cost as priced where it would be chosen (modifiers seen from the parent). Read-only."""
     force = container if isinstance(container, ForceScope) else container.force
+    if slot.facts is None:
+        # Most candidates priced are never chosen: an entry no modifier prices costs what its merged view says,
+        # with no Facts made for it (tests/battlescribe/test_pricing_shortcuts compares both on the whole library).
+        plain = plain_cost(force.catalogue, slot)
+        if plain is not None:
+            return plain
+    return _probe_cost(evaluation, slot, container, force)
+
+
+def plain_cost(cat: Catalogue, slot: Slot) -> dict | None:
+    """The slot's costs (read-only) when no modifier changes them, else None: what Evaluation.cost gives it."""
+    view = cat.view(slot.entry)
+    return view.costs if "cost" not in view.by_kind else None
+
+
+def _probe_cost(evaluation: Evaluation, slot: Slot, container, force: ForceScope) -> dict:
     probe = Sel(slot=slot, number=1, force=force, parent=container if not isinstance(container, ForceScope) else None)
     probe.keys = evaluation._static_keys(probe)
     costs = evaluation.cost(probe)
@@ -253,7 +269,7 @@ def _required_below(cat, layout, points: str) -> float:
 
 def _required_below_nodes(cat, entry, points: str) -> float:
     """:func:`_required_below` read from the catalogue's nodes: the entry's children that are not groups are its
-    layout's slots in no group, the groups among them its outermost groups (tests/battlescribe/test_required_below
+    layout's slots in no group, the groups among them its outermost groups (tests/battlescribe/test_pricing_shortcuts
     compares both on every entry of the library). Added in the same order, so the sum is the same to the bit."""
     plain: list = []
     groups: list = []
