@@ -613,14 +613,20 @@ class Catalogue:
         nodes = self.nodes
         for ref in ref_ids:
             node = nodes.get(ref)
-            # most children are entries named by their own id: resolve's work is for links (and its errors)
-            entry = Entry(ref, node, "", None, ref) if type(node) is dict and node.get("k") != "link" \
-                else resolve(ref)
-            link_id = entry.link_id
-            chain = (*links, link_id) if link_id else links
-            node_id = entry.node_id
-            path = "::".join((*chain, node_id))
-            if entry.node.get("k") == "group":
+            if type(node) is dict and (kind := node.get("k")) != "link":
+                # most children are entries named by their own id: resolve's work is for links (and its errors)
+                entry = Entry(ref, node, "", None, ref)
+                chain = links
+                node_id = ref
+                path = "::".join((*links, ref)) if links else ref
+            else:
+                entry = resolve(ref)
+                link_id = entry.link_id
+                chain = (*links, link_id) if link_id else links
+                node_id = entry.node_id
+                path = "::".join((*chain, node_id))
+                kind = entry.node.get("k")
+            if kind == "group":
                 group = GroupSlot(entry, chain, path, group_chain[-1] if group_chain else None, [], len(groups))
                 groups.append(group)
                 self._visit(key, self.children(entry), chain, (*group_chain, group), depth + 1, slots, groups)
