@@ -328,16 +328,7 @@ class Evaluation:
     """Everything BattleScribe would say about one roster. Values are worked out on demand and kept."""
 
     def __init__(self, roster: Roster):
-        self.roster = roster
-        self.unevaluated: set[tuple[str, str]] = set()
-        self._direct: dict[int, dict] = {}  # id(node) -> how many of each key among its children
-        self._deep: dict[int, dict] = {}  # the same among its descendants
-        self._deep_keys: dict[tuple, float] = {}  # (id(node), key) -> deep count, when no whole counter was made
-        self._costs: dict[int, dict] = {}
-        self._busy: set[int] = set()
-        self._hidden: dict[tuple, bool] = {}
-        self._primary: dict[int, str] = {}
-        self._violations: list | None = None
+        self._start(roster)
         selections: list[Sel] = []
         moded: list[Sel] = []
         spans: list[tuple] = []  # (force, its first selection's index, the index after its last)
@@ -360,6 +351,64 @@ class Evaluation:
         self._keys_may_change = bool(moded)
         if moded:
             self._apply_category_modifiers(moded)
+
+    def _start(self, roster: Roster) -> None:
+        """Nothing worked out yet: the state of an evaluation before it walks the roster."""
+        self.roster = roster
+        self.unevaluated: set[tuple[str, str]] = set()
+        self._direct: dict[int, dict] = {}  # id(node) -> how many of each key among its children
+        self._deep: dict[int, dict] = {}  # the same among its descendants
+        self._deep_keys: dict[tuple, float] = {}  # (id(node), key) -> deep count, when no whole counter was made
+        self._costs: dict[int, dict] = {}
+        self._busy: set[int] = set()
+        self._hidden: dict[tuple, bool] = {}
+        self._primary: dict[int, str] = {}
+        self._violations: list | None = None
+
+    def grown(self, sel: Sel, new: bool) -> Evaluation:
+        """What ``Evaluation(roster)`` makes once ``sel`` was added as the last child of its parent (or force), when
+        ``new``, or had its number raised (complete_roster's steps), without walking the roster again: this
+        evaluation's list of selections with ``sel`` put in its place, depth first. All that is worked out from the
+        list (counts, costs, visibility, checks) is worked out anew, as by a new evaluation. When a category
+        modifier may change what a selection counts as, the roster is walked again (a new evaluation)."""
+        made = sel.slot.facts or facts(sel.slot, sel.force.catalogue)
+        if self._keys_may_change or made.category_mods is not None:
+            return Evaluation(self.roster)
+        grown = Evaluation.__new__(Evaluation)
+        grown._start(self.roster)
+        grown._keys_may_change = False
+        sel.keys = made.keys
+        if not new:  # the same selections: the list (never changed once made) is shared
+            grown.selections = self.selections
+            grown._spans = self._spans
+            return grown
+        force = sel.force
+        selections = self.selections
+        parent = sel.parent
+        if parent is None:
+            assert force.children[-1] is sel, "a new root selection is its force's last"
+            index = next(end for f, _, end in self._spans if f is force)
+        else:
+            siblings = parent.children
+            assert siblings[-1] is sel, "a new selection is its parent's last child"
+            # depth first, it comes after its parent and everything under the parent's other children
+            last = siblings[-2] if len(siblings) > 1 else parent
+            while last is not parent and last.children:
+                last = last.children[-1]
+            index = selections.index(last) + 1
+        grown.selections = [*selections[:index], sel, *selections[index:]]
+        spans = []
+        after = False
+        for f, start, end in self._spans:
+            if after:
+                spans.append((f, start + 1, end + 1))
+            elif f is force:
+                spans.append((f, start, end + 1))
+                after = True
+            else:
+                spans.append((f, start, end))
+        grown._spans = spans
+        return grown
 
     # -- what a selection counts as ------------------------------------------------------------
     @staticmethod

@@ -160,21 +160,22 @@ def complete_roster(roster: Roster, *, points: str, max_steps: int = MAX_STEPS, 
         slot = _cheapest_for(evaluation, v, v.at, points)
         if slot is None:
             return evaluation, False
-        add_one(v.at, slot)
-        evaluation = Evaluation(roster)
+        evaluation = evaluation.grown(*add_one(v.at, slot))  # as Evaluation(roster), reusing its walk of the roster
     return evaluation, False
 
 
-def add_one(container: ForceScope | Sel, slot: Slot) -> None:
+def add_one(container: ForceScope | Sel, slot: Slot) -> tuple[Sel, bool]:
     """One more of ``slot`` in ``container``, in place: the count of a selection of it already there goes up when
-    it holds nothing below (a new selection when it does, as each copy has its own choices)."""
+    it holds nothing below (a new selection when it does, as each copy has its own choices). Returns that
+    selection and whether it is new (appended to the container's children)."""
     force = container if isinstance(container, ForceScope) else container.force
     same = next((c for c in container.children if c.slot is slot), None)
     if same is not None and not force.catalogue.layout(slot.entry).slots:
         same.number += 1
-    else:
-        container.children.append(Sel(slot=slot, number=1, force=force,
-                                      parent=None if isinstance(container, ForceScope) else container))
+        return same, False
+    sel = Sel(slot=slot, number=1, force=force, parent=None if isinstance(container, ForceScope) else container)
+    container.children.append(sel)
+    return sel, True
 
 
 def as_draft(roster: Roster) -> dict:
