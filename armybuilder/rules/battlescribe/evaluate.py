@@ -723,7 +723,10 @@ class Evaluation:
         return str(self.modified(mods, "name", made.name, sel, numeric=False)) if mods else made.name
 
     def entry_hidden(self, entry: Entry, catalogue: Catalogue, ctx) -> bool:
-        mods = catalogue.modifiers_of(entry, "hidden")
+        view = catalogue.view(entry)
+        if not view.may_hide:
+            return False  # neither hidden in the data nor by any modifier
+        mods = view.by_kind.get("hidden")
         hidden = entry.hidden
         if mods:
             hidden = bool(self.modified(mods, "hidden", hidden, ctx, numeric=False))
@@ -732,20 +735,22 @@ class Evaluation:
     def slot_hidden(self, slot: Slot, container, ctx=None) -> bool:
         """Whether the data hides this slot under ``container`` (its groups included)."""
         force = container if isinstance(container, ForceScope) else container.force
-        catalogue = force.catalogue
-        ctx = ctx or Virtual(slot=slot, parent=container, force=force)
         for group in slot.groups:
             if self.group_hidden(group, container):
                 return True
-        return self.entry_hidden(slot.entry, catalogue, ctx)
+        catalogue = force.catalogue
+        if not catalogue.view(slot.entry).may_hide:
+            return False  # most entries: no context to make for modifiers
+        return self.entry_hidden(slot.entry, catalogue, ctx or Virtual(slot=slot, parent=container, force=force))
 
     def group_hidden(self, group: GroupSlot, container) -> bool:
         key = (id(group), id(container))
         hidden = self._hidden.get(key)
         if hidden is None:
             force = container if isinstance(container, ForceScope) else container.force
-            ctx = Virtual(slot=None, parent=container, force=force)
-            hidden = self.entry_hidden(group.entry, force.catalogue, ctx)
+            catalogue = force.catalogue
+            hidden = catalogue.view(group.entry).may_hide and \
+                self.entry_hidden(group.entry, catalogue, Virtual(slot=None, parent=container, force=force))
             self._hidden[key] = hidden
         return hidden
 
