@@ -64,6 +64,7 @@ class Entry:
     link_id: str = ""
     link: dict | None = None
     key: str = ""  # link id or node id: unique for this merged view
+    view: EntryView | None = None  # its merged view, kept once worked out (Catalogue.view: asked for at every check)
 
     @property
     def id(self) -> str:
@@ -140,7 +141,6 @@ class Layout:
     by_path: dict  # slot path -> Slot
     checks: LayoutChecks | None = None  # compiled on first use
     plan: Plan | None = None  # the evaluator's index of those checks by what they count (made on first use)
-    below: dict | None = None  # points field -> what its compulsory entries cost at least (offers.required_below)
 
     def find(self, path: str) -> Slot | None:
         """The slot a roster entry path names: exact, then by its last two ids, then by its entry id."""
@@ -277,6 +277,8 @@ class Catalogue:
         self.rules: dict = doc.get("rules") or {}
         self._layouts: dict[str, Layout] = {}
         self._views: dict = {}
+        # (entry key, points field) -> what the entry's compulsory entries cost at least (offers.required_below)
+        self.below: dict[tuple, float] = {}
 
     def __getstate__(self) -> dict:
         # A pickled catalogue (the shared cache of handbook data) keeps its document only: layouts and views
@@ -316,11 +318,15 @@ class Catalogue:
 
     # -- merged views (worked out once per entry: they are asked for at every check) --------------
     def view(self, entry: Entry) -> EntryView:
+        view = entry.view
+        if view is not None:
+            return view
         key = (entry.key, entry.node_id)
         view = self._views.get(key)
         if view is None:
             view = EntryView(entry)
             self._views[key] = view
+        entry.view = view  # the same view for every Entry of one key: looked up by key once per Entry
         return view
 
     def constraints(self, entry: Entry) -> tuple:
@@ -331,6 +337,15 @@ class Catalogue:
         never chosen): no merged view is made for it when there is none yet."""
         view = self._views.get((entry.key, entry.node_id))
         return view.constraints if view is not None else _merged(entry, "constraints")
+
+    def costs_once(self, entry: Entry) -> dict:
+        """The entry's plain costs (read-only), as :meth:`constraints_once`: no merged view made for it."""
+        view = self._views.get((entry.key, entry.node_id))
+        if view is not None:
+            return view.costs
+        costs = entry.node.get("costs") or {}
+        linked = entry.link.get("costs") if entry.link else None
+        return {**costs, **linked} if linked is not None else costs
 
     def modifiers(self, entry: Entry) -> tuple:
         return self.view(entry).modifiers
@@ -395,6 +410,9 @@ class Catalogue:
         return compiled
 
     def _compile(self, layout: Layout) -> LayoutChecks:
+        if not layout.slots and not layout.groups:
+            # what most entries chosen (models, options) offer: nothing, so nothing to compile or to hide
+            return LayoutChecks(EMPTY, EMPTY, EMPTY, frozenset(), True, {}, {}, layout)
         mins: list = []
         group_max: list = []
         always: list = []
@@ -477,7 +495,8 @@ class Catalogue:
         mins, parent_max, others = [], [], []
         entry = owner.entry
         view = self.view(entry)
-        modded = {m.get("field") for m in view.by_kind.get("constraint", EMPTY)}
+        constraint_mods = view.by_kind.get("constraint")
+        modded = {m.get("field") for m in constraint_mods} if constraint_mods else EMPTY
         entry_id = entry.node_id
         for index, c in enumerate(view.constraints):
             get = c.get  # each field read once: thousands of constraints are compiled per catalogue
@@ -527,9 +546,9 @@ class Catalogue:
                 slot.facts = None
             layout.checks = None
             layout.plan = None
-            layout.below = None
         self._layouts.clear()
         self._views.clear()
+        self.below.clear()
 
     # -- layouts ----------------------------------------------------------------------------
     def root_layout(self) -> Layout:
@@ -539,6 +558,24 @@ class Catalogue:
     def layout(self, entry: Entry) -> Layout:
         layout = self._layouts.get(entry.key)
         return layout if layout is not None else self._layout(entry.key, self.children(entry))
+
+    def built_layout(self, entry: Entry) -> Layout | None:
+        """The entry's layout if it has been worked out already, else None (none is made)."""
+        return self._layouts.get(entry.key)
+
+    def group_members(self, group: Entry, depth: int = 0) -> list[Entry]:
+        """The entries a group offers, its nested groups' included, in document order: the entries of its
+        slots in a layout (GroupSlot.slots), without making the layout."""
+        if depth > self.MAX_DEPTH:
+            raise CatalogueError(f"groups nested deeper than {self.MAX_DEPTH} under {group.key}")
+        out = []
+        for ref in self.children(group):
+            entry = self.resolve(ref)
+            if entry.node.get("k") == "group":
+                out.extend(self.group_members(entry, depth + 1))
+            else:
+                out.append(entry)
+        return out
 
     def slot_layout(self, slot: Slot) -> Layout:
         """What can be chosen under a selection made through ``slot``."""
@@ -573,13 +610,23 @@ class Catalogue:
         group_ids = tuple(g.entry.node_id for g in group_chain)
         group_path = group_chain[-1].path if group_chain else ""
         resolve = self.resolve
+        nodes = self.nodes
         for ref in ref_ids:
-            entry = resolve(ref)
-            link_id = entry.link_id
-            chain = (*links, link_id) if link_id else links
-            node_id = entry.node_id
-            path = "::".join((*chain, node_id))
-            if entry.node.get("k") == "group":
+            node = nodes.get(ref)
+            if type(node) is dict and (kind := node.get("k")) != "link":
+                # most children are entries named by their own id: resolve's work is for links (and its errors)
+                entry = Entry(ref, node, "", None, ref)
+                chain = links
+                node_id = ref
+                path = "::".join((*links, ref)) if links else ref
+            else:
+                entry = resolve(ref)
+                link_id = entry.link_id
+                chain = (*links, link_id) if link_id else links
+                node_id = entry.node_id
+                path = "::".join((*chain, node_id))
+                kind = entry.node.get("k")
+            if kind == "group":
                 group = GroupSlot(entry, chain, path, group_chain[-1] if group_chain else None, [], len(groups))
                 groups.append(group)
                 self._visit(key, self.children(entry), chain, (*group_chain, group), depth + 1, slots, groups)

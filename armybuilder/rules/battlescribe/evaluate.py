@@ -104,14 +104,15 @@ class Facts:
     at every check, and what the Flames of War figures read of it. Made once per slot (``Slot.facts``)."""
 
     __slots__ = ("keys", "view", "costs", "cost_mods", "cost_plan", "category_mods", "name_mods", "name", "teams",
-                 "model", "card", "transport")
+                 "model", "card", "_transport", "_entry", "_profiles")
 
     def __init__(self, slot: Slot, catalogue: Catalogue):
         entry = slot.entry
         view = catalogue.view(entry)
+        etype = entry.type  # a property reading the node: once
         keys = slot.keys
         if keys is None:
-            keys = slot.ids | view.category_ids | {entry.type, "any", slot, *slot.groups}
+            keys = slot.ids | view.category_ids | {etype, "any", slot, *slot.groups}
             slot.keys = keys
         self.keys = keys
         self.view = view
@@ -126,9 +127,20 @@ class Facts:
         self.name_mods = view.by_kind.get("name") or None
         self.name = entry.name
         self.teams = teams_in_name(self.name) if self.name_mods is None else None  # None: the name may change
-        self.model = entry.type == "model"
+        self.model = etype == "model"
         self.card = entry.role == "card"
-        self.transport = is_transport(entry, catalogue.profiles)
+        # read only by the Flames of War figures of a checked list, not while completing one: worked out then
+        self._transport: bool | None = None
+        self._entry = entry
+        self._profiles = catalogue.profiles
+
+    @property
+    def transport(self) -> bool:
+        """Whether the entry is a Transport Attachment (is_transport)."""
+        found = self._transport
+        if found is None:
+            found = self._transport = is_transport(self._entry, self._profiles)
+        return found
 
     def __reduce__(self):
         # A pickled catalogue (the shared game data cache) leaves what the evaluator worked out behind: it holds
@@ -316,16 +328,7 @@ class Evaluation:
     """Everything BattleScribe would say about one roster. Values are worked out on demand and kept."""
 
     def __init__(self, roster: Roster):
-        self.roster = roster
-        self.unevaluated: set[tuple[str, str]] = set()
-        self._direct: dict[int, dict] = {}  # id(node) -> how many of each key among its children
-        self._deep: dict[int, dict] = {}  # the same among its descendants
-        self._deep_keys: dict[tuple, float] = {}  # (id(node), key) -> deep count, when no whole counter was made
-        self._costs: dict[int, dict] = {}
-        self._busy: set[int] = set()
-        self._hidden: dict[tuple, bool] = {}
-        self._primary: dict[int, str] = {}
-        self._violations: list | None = None
+        self._start(roster)
         selections: list[Sel] = []
         moded: list[Sel] = []
         spans: list[tuple] = []  # (force, its first selection's index, the index after its last)
@@ -348,6 +351,64 @@ class Evaluation:
         self._keys_may_change = bool(moded)
         if moded:
             self._apply_category_modifiers(moded)
+
+    def _start(self, roster: Roster) -> None:
+        """Nothing worked out yet: the state of an evaluation before it walks the roster."""
+        self.roster = roster
+        self.unevaluated: set[tuple[str, str]] = set()
+        self._direct: dict[int, dict] = {}  # id(node) -> how many of each key among its children
+        self._deep: dict[int, dict] = {}  # the same among its descendants
+        self._deep_keys: dict[tuple, float] = {}  # (id(node), key) -> deep count, when no whole counter was made
+        self._costs: dict[int, dict] = {}
+        self._busy: set[int] = set()
+        self._hidden: dict[tuple, bool] = {}
+        self._primary: dict[int, str] = {}
+        self._violations: list | None = None
+
+    def grown(self, sel: Sel, new: bool) -> Evaluation:
+        """What ``Evaluation(roster)`` makes once ``sel`` was added as the last child of its parent (or force), when
+        ``new``, or had its number raised (complete_roster's steps), without walking the roster again: this
+        evaluation's list of selections with ``sel`` put in its place, depth first. All that is worked out from the
+        list (counts, costs, visibility, checks) is worked out anew, as by a new evaluation. When a category
+        modifier may change what a selection counts as, the roster is walked again (a new evaluation)."""
+        made = sel.slot.facts or facts(sel.slot, sel.force.catalogue)
+        if self._keys_may_change or made.category_mods is not None:
+            return Evaluation(self.roster)
+        grown = Evaluation.__new__(Evaluation)
+        grown._start(self.roster)
+        grown._keys_may_change = False
+        sel.keys = made.keys
+        if not new:  # the same selections: the list (never changed once made) is shared
+            grown.selections = self.selections
+            grown._spans = self._spans
+            return grown
+        force = sel.force
+        selections = self.selections
+        parent = sel.parent
+        if parent is None:
+            assert force.children[-1] is sel, "a new root selection is its force's last"
+            index = next(end for f, _, end in self._spans if f is force)
+        else:
+            siblings = parent.children
+            assert siblings[-1] is sel, "a new selection is its parent's last child"
+            # depth first, it comes after its parent and everything under the parent's other children
+            last = siblings[-2] if len(siblings) > 1 else parent
+            while last is not parent and last.children:
+                last = last.children[-1]
+            index = selections.index(last) + 1
+        grown.selections = [*selections[:index], sel, *selections[index:]]
+        spans = []
+        after = False
+        for f, start, end in self._spans:
+            if after:
+                spans.append((f, start + 1, end + 1))
+            elif f is force:
+                spans.append((f, start, end + 1))
+                after = True
+            else:
+                spans.append((f, start, end))
+        grown._spans = spans
+        return grown
 
     # -- what a selection counts as ------------------------------------------------------------
     @staticmethod
@@ -662,7 +723,10 @@ class Evaluation:
         return str(self.modified(mods, "name", made.name, sel, numeric=False)) if mods else made.name
 
     def entry_hidden(self, entry: Entry, catalogue: Catalogue, ctx) -> bool:
-        mods = catalogue.modifiers_of(entry, "hidden")
+        view = catalogue.view(entry)
+        if not view.may_hide:
+            return False  # neither hidden in the data nor by any modifier
+        mods = view.by_kind.get("hidden")
         hidden = entry.hidden
         if mods:
             hidden = bool(self.modified(mods, "hidden", hidden, ctx, numeric=False))
@@ -671,20 +735,22 @@ class Evaluation:
     def slot_hidden(self, slot: Slot, container, ctx=None) -> bool:
         """Whether the data hides this slot under ``container`` (its groups included)."""
         force = container if isinstance(container, ForceScope) else container.force
-        catalogue = force.catalogue
-        ctx = ctx or Virtual(slot=slot, parent=container, force=force)
         for group in slot.groups:
             if self.group_hidden(group, container):
                 return True
-        return self.entry_hidden(slot.entry, catalogue, ctx)
+        catalogue = force.catalogue
+        if not catalogue.view(slot.entry).may_hide:
+            return False  # most entries: no context to make for modifiers
+        return self.entry_hidden(slot.entry, catalogue, ctx or Virtual(slot=slot, parent=container, force=force))
 
     def group_hidden(self, group: GroupSlot, container) -> bool:
         key = (id(group), id(container))
         hidden = self._hidden.get(key)
         if hidden is None:
             force = container if isinstance(container, ForceScope) else container.force
-            ctx = Virtual(slot=None, parent=container, force=force)
-            hidden = self.entry_hidden(group.entry, force.catalogue, ctx)
+            catalogue = force.catalogue
+            hidden = catalogue.view(group.entry).may_hide and \
+                self.entry_hidden(group.entry, catalogue, Virtual(slot=None, parent=container, force=force))
             self._hidden[key] = hidden
         return hidden
 
@@ -732,7 +798,9 @@ class Evaluation:
             if settled is None or force not in settled:
                 self._check_settling(force, force, plan(catalogue, catalogue.root_layout()), out, seen, settled,
                                      stop)
-            found, looked = _first_wanted(out, looked, only)
+            found = None
+            if len(out) != looked:  # only what a node added to the report is scanned, and most add nothing
+                found, looked = _first_wanted(out, looked, only)
             if found is None:
                 for sel in selections[start:end]:  # depth first, as _check
                     if settled is not None and sel in settled:
@@ -742,9 +810,10 @@ class Evaluation:
                     compiled = layout.plan or plan(catalogue, layout)
                     if not compiled.empty:
                         self._check_settling(sel, sel.force, compiled, out, seen, settled, stop)
-                        found, looked = _first_wanted(out, looked, only)
-                        if found is not None:
-                            break
+                        if len(out) != looked:
+                            found, looked = _first_wanted(out, looked, only)
+                            if found is not None:
+                                break
             if found is not None:
                 key = (found.constraint, found.slot.entry.id if found.slot is not None else None)
                 if found.slot is not None and any(key in category_keys(f.catalogue, f.entry)
@@ -954,8 +1023,8 @@ class Evaluation:
                 return  # a hidden group's limits do not apply (its selections are flagged as hidden)
             ctx = Virtual(slot=None, parent=node, force=force)
             members = tuple(s for s in node.children if owner in s.keys)
-            self._judge(check.constraint, count, self._check_limit(check, catalogue.modifiers(owner.entry), ctx,
-                        compiled), "group", owner.entry.name, ctx, node, members, owner, out, seen)
+            self._judge(check.constraint, count, self._check_limit(check, catalogue, ctx, compiled), "group",
+                        owner.entry.name, ctx, node, members, owner, out, seen)
             return
         chosen = tuple(s for s in node.children if s.slot is owner)
         if not chosen and check.constraint.get("type") == "max":
@@ -965,17 +1034,18 @@ class Evaluation:
         ctx = chosen[0] if chosen else Virtual(slot=owner, parent=node, force=force)
         if hidden_here.get(id(owner)) or (id(owner) not in hidden_here and self.slot_hidden(owner, node, ctx)):
             return  # a hidden entry's limits do not apply
-        self._judge(check.constraint, count, self._check_limit(check, catalogue.modifiers(owner.entry), ctx,
-                    compiled), "entry", owner.entry.name, ctx, node, chosen, owner, out, seen)
+        self._judge(check.constraint, count, self._check_limit(check, catalogue, ctx, compiled), "entry",
+                    owner.entry.name, ctx, node, chosen, owner, out, seen)
 
-    def _check_limit(self, check, owner_mods: tuple, ctx, compiled: Plan) -> float:
+    def _check_limit(self, check, catalogue: Catalogue, ctx, compiled: Plan) -> float:
         """:meth:`constraint_value` of a compiled check: the owner's modifiers of its constraint, with their
-        conditions compiled (as a cost's, Facts.cost_plan), picked out once per layout and kept with its Plan."""
+        conditions compiled (as a cost's, Facts.cost_plan), picked out once per layout and kept with its Plan (the
+        owner's modifiers are looked up then only)."""
         entries = compiled.limits.get(id(check))
         cid = check.constraint.get("id")
         if entries is None:
-            entries = tuple((m, condition(m["when"]) if m.get("when") else None) for m in owner_mods
-                            if m.get("field") == cid) if cid else ()
+            entries = tuple((m, condition(m["when"]) if m.get("when") else None)
+                            for m in catalogue.modifiers(check.owner.entry) if m.get("field") == cid) if cid else ()
             compiled.limits[id(check)] = entries
         value = check.constraint.get("value", 0)
         return self._cost_modified(entries, cid, value, ctx) if entries else value

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .catalogue import GroupSlot, Slot
+from .catalogue import Catalogue, GroupSlot, Slot
 from .evaluate import Evaluation, Virtual
 from .tree import ForceScope, Roster, Sel
 
@@ -82,8 +82,24 @@ def offers(evaluation: Evaluation, container) -> list[Offer]:
 
 
 def probe_cost(evaluation: Evaluation, slot: Slot, container) -> dict:
-    """The slot's own cost as priced where it would be chosen (modifiers seen from the parent)."""
+    """The slot's own cost as priced where it would be chosen (modifiers seen from the parent). Read-only."""
     force = container if isinstance(container, ForceScope) else container.force
+    if slot.facts is None:
+        # Most candidates priced are never chosen: an entry no modifier prices costs what its merged view says,
+        # with no Facts made for it (tests/battlescribe/test_pricing_shortcuts compares both on the whole library).
+        plain = plain_cost(force.catalogue, slot)
+        if plain is not None:
+            return plain
+    return _probe_cost(evaluation, slot, container, force)
+
+
+def plain_cost(cat: Catalogue, slot: Slot) -> dict | None:
+    """The slot's costs (read-only) when no modifier changes them, else None: what Evaluation.cost gives it."""
+    view = cat.view(slot.entry)
+    return view.costs if "cost" not in view.by_kind else None
+
+
+def _probe_cost(evaluation: Evaluation, slot: Slot, container, force: ForceScope) -> dict:
     probe = Sel(slot=slot, number=1, force=force, parent=container if not isinstance(container, ForceScope) else None)
     probe.keys = evaluation._static_keys(probe)
     costs = evaluation.cost(probe)
@@ -144,21 +160,22 @@ def complete_roster(roster: Roster, *, points: str, max_steps: int = MAX_STEPS, 
         slot = _cheapest_for(evaluation, v, v.at, points)
         if slot is None:
             return evaluation, False
-        add_one(v.at, slot)
-        evaluation = Evaluation(roster)
+        evaluation = evaluation.grown(*add_one(v.at, slot))  # as Evaluation(roster), reusing its walk of the roster
     return evaluation, False
 
 
-def add_one(container: ForceScope | Sel, slot: Slot) -> None:
+def add_one(container: ForceScope | Sel, slot: Slot) -> tuple[Sel, bool]:
     """One more of ``slot`` in ``container``, in place: the count of a selection of it already there goes up when
-    it holds nothing below (a new selection when it does, as each copy has its own choices)."""
+    it holds nothing below (a new selection when it does, as each copy has its own choices). Returns that
+    selection and whether it is new (appended to the container's children)."""
     force = container if isinstance(container, ForceScope) else container.force
     same = next((c for c in container.children if c.slot is slot), None)
     if same is not None and not force.catalogue.layout(slot.entry).slots:
         same.number += 1
-    else:
-        container.children.append(Sel(slot=slot, number=1, force=force,
-                                      parent=None if isinstance(container, ForceScope) else container))
+        return same, False
+    sel = Sel(slot=slot, number=1, force=force, parent=None if isinstance(container, ForceScope) else container)
+    container.children.append(sel)
+    return sel, True
 
 
 def as_draft(roster: Roster) -> dict:
@@ -208,32 +225,70 @@ def _cheapest_for(evaluation: Evaluation, v, container, points: str) -> Slot | N
 def required_below(evaluation: Evaluation, slot: Slot, container, points: str) -> float:
     """What a choice's own compulsory entries cost at least, one level down (a look-ahead so a cheap
     size that forces dear transports does not win over a dearer size that forces nothing). It reads only the
-    catalogue (no list changes it): worked out once per layout and points field, and kept with the layout."""
+    catalogue (no list changes it): worked out once per entry and points field, and kept with the catalogue."""
     cat = (container if isinstance(container, ForceScope) else container.force).catalogue
-    layout = cat.layout(slot.entry)
-    known = layout.below
-    if known is None:
-        known = layout.below = {}
-    extra = known.get(points)
+    entry = slot.entry
+    key = (entry.key, points)
+    extra = cat.below.get(key)
     if extra is None:
-        extra = known[points] = _required_below(cat, layout, points)
+        # Most candidates priced are never chosen: their layout is read off the nodes rather than built for this.
+        layout = cat.built_layout(entry)
+        extra = cat.below[key] = _required_below(cat, layout, points) if layout is not None \
+            else _required_below_nodes(cat, entry, points)
     return extra
+
+
+def _slot_low(cat, entry) -> float:
+    """A slot's plain (unmodified) parent-scope minimum: the sum of its minimums."""
+    return sum(c.get("value", 0) for c in cat.constraints_once(entry)
+               if c.get("type") == "min" and c.get("scope") == "parent" and not c.get("modifiers"))
+
+
+def _group_low(cat, entry) -> float:
+    """A group's parent-scope minimum: the largest of its minimums."""
+    return max((c.get("value", 0) for c in cat.constraints_once(entry)
+                if c.get("type") == "min" and c.get("scope") == "parent"), default=0)
 
 
 def _required_below(cat, layout, points: str) -> float:
     extra = 0.0
     for child in layout.slots:
-        low = sum(c.get("value", 0) for c in cat.constraints_once(child.entry)
-                  if c.get("type") == "min" and c.get("scope") == "parent" and not c.get("modifiers"))
-        if low > 0 and not child.groups and not child.entry.hidden:
-            extra += low * cat.costs(child.entry).get(points, 0)
+        if not child.groups and not child.entry.hidden:
+            low = _slot_low(cat, child.entry)
+            if low > 0:
+                extra += low * cat.costs_once(child.entry).get(points, 0)
     for group in layout.groups:
         if group.parent is not None or group.entry.hidden:
             continue
-        low = max((c.get("value", 0) for c in cat.constraints_once(group.entry)
-                   if c.get("type") == "min" and c.get("scope") == "parent"), default=0)
+        low = _group_low(cat, group.entry)
         if low > 0:
-            prices = [cat.costs(s.entry).get(points, 0) for s in group.slots if not s.entry.hidden]
+            prices = [cat.costs_once(s.entry).get(points, 0) for s in group.slots if not s.entry.hidden]
+            if prices:
+                extra += low * min(prices)
+    return extra
+
+
+def _required_below_nodes(cat, entry, points: str) -> float:
+    """:func:`_required_below` read from the catalogue's nodes: the entry's children that are not groups are its
+    layout's slots in no group, the groups among them its outermost groups (tests/battlescribe/test_pricing_shortcuts
+    compares both on every entry of the library). Added in the same order, so the sum is the same to the bit."""
+    plain: list = []
+    groups: list = []
+    for ref in cat.children(entry):
+        child = cat.resolve(ref)
+        (groups if child.node.get("k") == "group" else plain).append(child)
+    extra = 0.0
+    for child in plain:
+        if not child.hidden:
+            low = _slot_low(cat, child)
+            if low > 0:
+                extra += low * cat.costs_once(child).get(points, 0)
+    for group in groups:
+        if group.hidden:
+            continue
+        low = _group_low(cat, group)
+        if low > 0:
+            prices = [cat.costs_once(e).get(points, 0) for e in cat.group_members(group) if not e.hidden]
             if prices:
                 extra += low * min(prices)
     return extra
