@@ -7,9 +7,10 @@ database, never the project's. Prints the time to only parse the XML files
 a re-import with nothing changed, and their ratios to parsing (budgets: 4x and 1.5x), in elapsed and in CPU
 time, with the machine's load average (on a loaded machine the CPU-time ratios are the ones that count).
 
-Parsing and the full import each run three times, alternately (parse, import, parse, import, ...), every
+Parsing and the full import each run five times, alternately (parse, import, parse, import, ...), every
 import into freshly emptied tables; the ratios take the best of each, so that a slow moment of a shared
-machine does not fall on one side only. The first import, cold (modules and caches not yet warm), is
+machine does not fall on one side only (with three, a 2-core machine shared with other work gave ratios
+from 3.3x to 3.8x for the same code: the first import is cold, which left two warm ones to take the best of). The first import, cold (modules and caches not yet warm), is
 printed on its own line. Measured as production runs: DEBUG off (no query log).
 """
 import os
@@ -21,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 DEFAULT = ROOT.parent / "shared" / "data" / "bsdata-flamesofwar"
-RUNS = 3
+RUNS = 5
 
 # Measure like production: DEBUG off (Django then keeps no log of the queries), a real secret key.
 os.environ.setdefault("DEBUG", "false")
