@@ -45,8 +45,10 @@ class _Builder:
     # -- info (profiles and rules, for unit cards) -----------------------------------------------
     def profile(self, p: Profile) -> str:
         if p.id not in self.profiles:
+            # The (type id, name, value) tuples themselves: JSON writes them as the lists the document holds
+            # when read back, and they cannot change (a library has ~30,000 of them).
             doc: dict = {"name": p.name, "type": p.type_id, "type_name": p.type_name,
-                         "values": list(map(list, p.characteristics))}
+                         "values": list(p.characteristics)}
             if p.hidden:
                 doc["hidden"] = True
             if p.modifiers:

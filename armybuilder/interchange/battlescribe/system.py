@@ -31,9 +31,14 @@ def applies_to(name: str) -> str:
     return "unit"
 
 
+# libyaml's loader where PyYAML has it: the same documents, about 9x faster than the pure-Python one (7 ms of
+# every import for this file).
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def base_system_doc() -> dict:
     with BASE_SYSTEM_FILE.open(encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+        return yaml.load(fh, Loader=_SAFE_LOADER)
 
 
 def profile_type_table(index: Index) -> dict[str, dict]:
