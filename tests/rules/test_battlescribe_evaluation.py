@@ -118,3 +118,14 @@ def test_a_catalogue_pickled_after_checks_checks_the_same(catalogue):
     assert broken(evaluate(copy, *company)) == before
     ev = evaluate(copy, sel("hq"), platoon_a(sel("a-up")))
     assert [ev.cost(s)["pts"] for s in ev.selections if ev.name(s) == "Platoon A"] == [7]
+
+
+def test_entries_offering_nothing_share_one_empty_layout_that_keeps_nothing_of_them(catalogue):
+    assert broken(evaluate(catalogue, sel("hq"), platoon_a(sel("a-up")))) == []
+    model, upgrade = catalogue.resolve("a-3"), catalogue.resolve("a-up")
+    nothing = catalogue.layout(model)
+    assert catalogue.layout(upgrade) is nothing and not nothing.slots and not nothing.groups
+    assert nothing.find("a-3") is None and nothing.plan is not None and not nothing.plan.seats
+    assert catalogue.layout(catalogue.resolve("plt-a")) is not nothing  # one with children has its own
+    catalogue.release()
+    assert broken(evaluate(catalogue, sel("hq"), platoon_a(sel("a-up")))) == []

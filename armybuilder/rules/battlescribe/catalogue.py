@@ -276,6 +276,10 @@ class Catalogue:
         self.profiles: dict = doc.get("profiles") or {}
         self.rules: dict = doc.get("rules") or {}
         self._layouts: dict[str, Layout] = {}
+        # What every entry without children offers (most entries chosen: models, options): one layout for them all,
+        # so nothing is visited, compiled or planned for each. It stays empty: Layout.find keeps only misses there,
+        # and a Plan keeps nothing of a slot that is not one of its layout's.
+        self._nothing = Layout(slots=EMPTY, groups=EMPTY, by_path={})
         self._views: dict = {}
         # (entry key, points field) -> what the entry's compulsory entries cost at least (offers.required_below)
         self.below: dict[tuple, float] = {}
@@ -557,7 +561,12 @@ class Catalogue:
 
     def layout(self, entry: Entry) -> Layout:
         layout = self._layouts.get(entry.key)
-        return layout if layout is not None else self._layout(entry.key, self.children(entry))
+        if layout is not None:
+            return layout
+        if not entry.node.get("children") and not (entry.link and entry.link.get("children")):
+            layout = self._layouts[entry.key] = self._nothing
+            return layout
+        return self._layout(entry.key, self.children(entry))
 
     def built_layout(self, entry: Entry) -> Layout | None:
         """The entry's layout if it has been worked out already, else None (none is made)."""
