@@ -10,8 +10,9 @@ time, with the machine's load average (on a loaded machine the CPU-time ratios a
 Parsing and the full import each run five times, alternately (parse, import, parse, import, ...), every
 import into freshly emptied tables; the ratios take the best of each, so that a slow moment of a shared
 machine does not fall on one side only (with three, a 2-core machine shared with other work gave ratios
-from 3.3x to 3.8x for the same code: the first import is cold, which left two warm ones to take the best of). The first import, cold (modules and caches not yet warm), is
-printed on its own line. Measured as production runs: DEBUG off (no query log).
+from 3.3x to 3.8x for the same code: the first import is cold, which left two warm ones to take the best
+of). The first import, cold (modules and caches not yet warm), is printed on its own line. Measured as
+production runs: DEBUG off (no query log).
 """
 import os
 import sys
