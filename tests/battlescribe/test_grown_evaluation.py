@@ -5,16 +5,11 @@ spans of forces, what each selection counts as, and the same violations."""
 import pytest
 
 from armybuilder.interchange.battlescribe import map_library
+from armybuilder.interchange.battlescribe.data_checks import _alone
 from armybuilder.rules.battlescribe.catalogue import Catalogue
 from armybuilder.rules.battlescribe.evaluate import Evaluation
 from armybuilder.rules.battlescribe.offers import _cheapest_for, add_one
-from armybuilder.rules.battlescribe.tree import ForceScope, Roster, Sel
-
-
-def _alone(cat: Catalogue, path: str) -> Roster:
-    force = ForceScope(catalogue=cat, entry=cat.force_entry())
-    force.children.append(Sel(slot=cat.root_layout().find(path), number=1, force=force))
-    return Roster(forces=[force])
+from armybuilder.rules.battlescribe.tree import Roster
 
 
 def _violations(evaluation: Evaluation) -> list:
@@ -37,7 +32,7 @@ def _same_as_new(grown: Evaluation, roster: Roster) -> None:
 def _complete_comparing(cat: Catalogue, path: str, grew: list) -> None:
     """Complete the formation at ``path`` as offers.complete_roster does, comparing each grown evaluation with a
     new one; adds to ``grew`` whether each step added a new selection."""
-    roster = _alone(cat, path)
+    roster = _alone(cat, cat.force_entry(), path)
     evaluation = Evaluation(roster)
     settled: set = set()
     for _ in range(400):

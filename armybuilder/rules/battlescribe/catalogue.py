@@ -106,6 +106,13 @@ def _merged(entry: Entry, name: str) -> list:
     return [*own, *linked]
 
 
+def _merged_costs(entry: Entry) -> dict:
+    """The node's costs with the link's over them (read-only: the node's own dict when the link sets none)."""
+    own = entry.node.get("costs") or {}
+    linked = entry.link.get("costs") if entry.link else None
+    return {**own, **linked} if linked is not None else own
+
+
 @dataclass(eq=False, slots=True)
 class Slot:
     """Where a selection of ``entry`` can be made under one parent entry."""
@@ -193,10 +200,7 @@ class EntryView:
         categories = self.category_links = (*(linked or EMPTY), *(own or EMPTY)) if own or linked else EMPTY
         self.category_ids = frozenset(str(c.get("target")) for c in categories if c.get("target")) \
             if categories else frozenset()
-        costs = dict(node.get("costs") or {})
-        if link.get("costs") is not None:
-            costs.update(link["costs"])
-        self.costs = costs  # read-only: callers copy
+        self.costs = dict(_merged_costs(entry))  # read-only: callers copy
         self.may_hide = entry.hidden or "hidden" in by_kind
 
 
@@ -345,11 +349,7 @@ class Catalogue:
     def costs_once(self, entry: Entry) -> dict:
         """The entry's plain costs (read-only), as :meth:`constraints_once`: no merged view made for it."""
         view = self._views.get((entry.key, entry.node_id))
-        if view is not None:
-            return view.costs
-        costs = entry.node.get("costs") or {}
-        linked = entry.link.get("costs") if entry.link else None
-        return {**costs, **linked} if linked is not None else costs
+        return view.costs if view is not None else _merged_costs(entry)
 
     def modifiers(self, entry: Entry) -> tuple:
         return self.view(entry).modifiers
